@@ -1,0 +1,31 @@
+"""The rules engine: the complete 2004 Power Grid, pure Python, deterministic from a seed."""
+
+from .actions import Action, parse_action
+from .bureaucracy import default_action as default_power
+from .catalog import RESOURCES, STEP3, Plant, catalog
+from .config import GameConfig
+from .errors import (
+    CorruptState,
+    IllegalAction,
+    InvalidConfig,
+    InvalidMap,
+    InvalidRegions,
+    MalformedAction,
+    PowerGridError,
+    UnknownMap,
+    UnsupportedVersion,
+)
+from .maps import GameMap, load_map, load_map_file
+from .phase import Phase
+from .replay import replay
+from .setup import new_game
+from .state import GameState
+from .view import GameView, determinize
+
+__all__ = [
+    "Action", "CorruptState", "GameConfig", "GameMap", "GameState", "GameView", "IllegalAction",
+    "InvalidConfig", "InvalidMap", "InvalidRegions", "MalformedAction", "Phase", "Plant",
+    "PowerGridError", "RESOURCES", "STEP3", "UnknownMap", "UnsupportedVersion", "catalog",
+    "default_power", "determinize", "load_map", "load_map_file", "new_game", "parse_action",
+    "replay",
+]

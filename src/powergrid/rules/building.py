@@ -1,0 +1,83 @@
+"""Phase 4: building houses, in reverse player order (RULES.md, Phase 4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import market, rounds
+from .actions import DONE, Action
+from .catalog import SLOT_PRICES
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+
+def cost(s: GameState, seat: int, city: int) -> int | None:
+    """Slot price plus the cheapest connection from the seat's network; None if not allowed."""
+    scn = s.scn
+    if city >= len(s.houses) or scn.board.distance[city][city] != 0:
+        return None  # not a city of a region in play
+    here = s.houses[city]
+    if len(here) >= s.step or seat in here or len(s.cities[seat]) >= scn.max_houses:
+        return None
+    reach = s.reach[seat]
+    return SLOT_PRICES[len(here)] + (reach[city] if reach is not None else 0)
+
+
+def legal(s: GameState, seat: int) -> list[Action]:
+    actions: list[Action] = []
+    if len(s.cities[seat]) < s.scn.max_houses:
+        money = s.money[seat]
+        step = s.step
+        reach = s.reach[seat]
+        houses = s.houses
+        build = s.scn.build_actions
+        for city in s.scn.board.in_play:
+            here = houses[city]
+            n = len(here)
+            if n >= step or seat in here:
+                continue
+            price = SLOT_PRICES[n] + (reach[city] if reach is not None else 0)
+            if price <= money:
+                actions.append(build[city])
+    actions.append(DONE)
+    return actions
+
+
+def apply(s: GameState, seat: int, action: Action) -> None:
+    if action.kind == "done":
+        s.note(("act", seat, action))
+        s.turn += 1
+        if s.turn == s.players:
+            rounds.end_build(s)
+        return
+    if action.kind != "build":
+        raise s.illegal(seat, action, "build in a city (build <city>) or finish with done")
+    city = s.scn.city_by_name.get(action.city)
+    if city is None:
+        raise s.illegal(seat, action, f"there is no city {action.city!r} on this map")
+    price = cost(s, seat, city)
+    if price is None:
+        raise s.illegal(seat, action, _why_not(s, seat, city))
+    if price > s.money[seat]:
+        raise s.illegal(seat, action, f"it costs {price} and seat {seat} has {s.money[seat]}")
+    s.note(("act", seat, action))
+    s.money[seat] -= price
+    s.houses[city] = s.houses[city] + (seat,)
+    s.cities[seat] = s.cities[seat] + (city,)
+    row = s.scn.board.distance[city]
+    reach = s.reach[seat]
+    s.reach[seat] = row if reach is None else tuple(map(min, reach, row))
+    s.note(("paid", seat, price))
+    market.remove_city_count_plants(s)
+
+
+def _why_not(s: GameState, seat: int, city: int) -> str:
+    name = s.scn.map.cities[city]
+    if s.scn.board.distance[city][city] != 0:
+        return f"{name} is not in a region in play"
+    if seat in s.houses[city]:
+        return f"seat {seat} already has a house in {name}"
+    if len(s.cities[seat]) >= s.scn.max_houses:
+        return f"seat {seat} has no houses left to build"
+    return f"{name} has no free slot in Step {s.step}"

@@ -1,0 +1,114 @@
+"""Phase 5: powering cities and getting paid, in player order (RULES.md, Phase 5)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from . import rounds
+from .actions import NO_FUEL, Action
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+#: (plants run, resources burned, cities powered)
+PowerOption = tuple[tuple[int, ...], tuple[int, int, int, int], int]
+
+
+def options(s: GameState, seat: int) -> list[PowerOption]:
+    """Every way to run the seat's plants with what it holds (each plant at most once, fully)."""
+    scn = s.scn
+    kinds = scn.plant_kind
+    burns = scn.plant_burn
+    yields = scn.plant_cities
+    coal, oil, garbage, uranium = s.resources_of(seat)
+    plants = s.plants[seat]
+    out: list[PowerOption] = [((), NO_FUEL, 0)]
+    for size in range(1, len(plants) + 1):
+        for subset in combinations(plants, size):
+            need = [0, 0, 0, 0]
+            hybrid = 0
+            cities = 0
+            for p in subset:
+                kind = kinds[p]
+                if kind == "coal":
+                    need[0] += burns[p]
+                elif kind == "oil":
+                    need[1] += burns[p]
+                elif kind == "garbage":
+                    need[2] += burns[p]
+                elif kind == "uranium":
+                    need[3] += burns[p]
+                elif kind == "hybrid":
+                    hybrid += burns[p]
+                cities += yields[p]
+            if need[0] > coal or need[1] > oil or need[2] > garbage or need[3] > uranium:
+                continue
+            spare_coal = coal - need[0]
+            spare_oil = oil - need[1]
+            if hybrid > spare_coal + spare_oil:
+                continue
+            for c in range(max(0, hybrid - spare_oil), min(hybrid, spare_coal) + 1):
+                out.append((subset, (need[0] + c, need[1] + hybrid - c, need[2], need[3]), cities))
+    return out
+
+
+def legal(s: GameState, seat: int) -> list[Action]:
+    return [Action("power", 0, 0, "", -1, plants, burn) for plants, burn, _ in options(s, seat)]
+
+
+def best_powered(s: GameState, seat: int) -> int:
+    owned = len(s.cities[seat])
+    return max(min(cities, owned) for _, _, cities in options(s, seat))
+
+
+def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
+    """What the burned resources would cost to buy back now; sold-out units at the top price."""
+    scn = s.scn
+    total = 0
+    for r, n in enumerate(burn):
+        if n:
+            available = min(n, s.market_res[r])
+            total += scn.buy_cost(r, s.market_res[r], available)
+            total += (n - available) * scn.catalog.tracks[r].slot_prices[-1]
+    return total
+
+
+def default_action(s: GameState, seat: int) -> Action:
+    """RULES.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
+    owned = len(s.cities[seat])
+    best = min(options(s, seat),
+               key=lambda o: (-min(o[2], owned), fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
+    return Action.power(best[0], best[1])
+
+
+def apply(s: GameState, seat: int, action: Action) -> None:
+    if action.kind != "power":
+        raise s.illegal(seat, action, "choose the plants to run (power ... burn ...) or power nothing")
+    chosen = None
+    for plants, burn, cities in options(s, seat):
+        if plants == action.plants and burn == action.fuel:
+            chosen = cities
+            break
+    if chosen is None:
+        raise s.illegal(seat, action, _why_not(s, seat, action))
+    s.note(("act", seat, action))
+    base = 4 * seat
+    for r in range(4):
+        s.res[base + r] -= action.fuel[r]
+        s.supply[r] += action.fuel[r]
+    paid_for = min(chosen, len(s.cities[seat]))
+    pay = s.scn.catalog.pay(paid_for)
+    s.money[seat] += pay
+    s.powered[seat] = paid_for
+    s.note(("payout", seat, paid_for, pay))
+    s.turn += 1
+    if s.turn == s.players:
+        rounds.end_bureaucracy(s)
+
+
+def _why_not(s: GameState, seat: int, action: Action) -> str:
+    missing = [p for p in action.plants if p not in s.plants[seat]]
+    if missing:
+        return f"seat {seat} does not own plant(s) {missing}"
+    return "those plants cannot run burning exactly those resources with what is stored"

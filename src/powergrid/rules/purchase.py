@@ -1,0 +1,80 @@
+"""Phase 3: buying resources, in reverse player order (RULES.md, Phase 3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import rounds
+from .actions import DONE, Action
+from .catalog import RESOURCES
+from .storage import capacities, room
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+_BUYS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action("buy", 0, n, "", r) for n in range(25)) for r in range(4))
+
+
+def most_affordable(s: GameState, seat: int) -> tuple[int, int, int, int]:
+    """How many units of each resource the seat can buy now (storage, market, money)."""
+    held = s.resources_of(seat)
+    space = room(held, capacities(s.scn, s.plants[seat]))
+    money = s.money[seat]
+    scn = s.scn
+    out = [0, 0, 0, 0]
+    for r in range(4):
+        limit = min(space[r], s.market_res[r])
+        if not limit:
+            continue
+        prefix = scn.price_prefix[r]
+        start = scn.capacity[r] - s.market_res[r]
+        base = prefix[start]
+        n = 0
+        while n < limit and prefix[start + n + 1] - base <= money:
+            n += 1
+        out[r] = n
+    return out[0], out[1], out[2], out[3]
+
+
+def legal(s: GameState, seat: int) -> list[Action]:
+    actions: list[Action] = []
+    for r, n in enumerate(most_affordable(s, seat)):
+        if n:
+            actions += _BUYS[r][1:n + 1]
+    actions.append(DONE)
+    return actions
+
+
+def apply(s: GameState, seat: int, action: Action) -> None:
+    if action.kind == "done":
+        s.note(("act", seat, action))
+        _next(s)
+        return
+    if action.kind != "buy":
+        raise s.illegal(seat, action, "buy resources (buy <n> <resource>) or finish with done")
+    r, n = action.resource, action.amount
+    if not 0 <= r < 4 or n < 1:
+        raise s.illegal(seat, action, "not a purchase")
+    if n > s.market_res[r]:
+        raise s.illegal(seat, action, f"only {s.market_res[r]} {RESOURCES[r]} in the market")
+    limit = most_affordable(s, seat)[r]
+    if n > limit:
+        cost = s.scn.buy_cost(r, s.market_res[r], n)
+        if cost > s.money[seat]:
+            why = f"it costs {cost} and seat {seat} has {s.money[seat]}"
+        else:
+            why = f"the plants can store only {limit} more {RESOURCES[r]}"
+        raise s.illegal(seat, action, why)
+    cost = s.scn.buy_cost(r, s.market_res[r], n)
+    s.note(("act", seat, action))
+    s.money[seat] -= cost
+    s.market_res[r] -= n
+    s.res[4 * seat + r] += n
+    s.note(("paid", seat, cost))
+
+
+def _next(s: GameState) -> None:
+    s.turn += 1
+    if s.turn == s.players:
+        rounds.end_resources(s)

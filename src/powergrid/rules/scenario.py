@@ -1,0 +1,99 @@
+"""Scenario: the fixed facts of one game, shared (never copied) by all its states."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+
+from . import rng as _rng
+from .actions import Action
+from .catalog import FIRST_GAME_CITIES, HOUSES_PER_PLAYER, Catalog, PlayerCountRules, catalog
+from .config import GameConfig
+from .maps import Board, GameMap, board_for, check_regions, load_map, load_map_file
+
+
+@dataclass(frozen=True, eq=False)
+class Scenario:
+    config: GameConfig
+    catalog: Catalog
+    rules: PlayerCountRules
+    board: Board
+    seating: tuple[int, ...]
+    seat_position: tuple[int, ...]
+    first_game: bool
+    max_houses: int
+    end_cities: int
+    #: plant number -> (resource index or -1, burn, cities, storage, kind code)
+    plant_burn: dict[int, int]
+    plant_cities: dict[int, int]
+    plant_kind: dict[int, str]
+    #: per resource: cumulative prices of the track, cheapest slot first
+    price_prefix: tuple[tuple[int, ...], ...]
+    capacity: tuple[int, ...]
+    build_actions: tuple[Action, ...]
+    city_by_name: dict[str, int]
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def map(self) -> GameMap:
+        return self.board.map
+
+    def buy_cost(self, resource: int, in_market: int, amount: int) -> int:
+        """Price of ``amount`` units bought from a track holding ``in_market`` (cheapest first)."""
+        prefix = self.price_prefix[resource]
+        start = self.capacity[resource] - in_market
+        return prefix[start + amount] - prefix[start]
+
+
+def resolve_map(config: GameConfig) -> GameMap:
+    if config.map_file is not None:
+        return load_map_file(config.map_file)
+    return load_map(config.map)
+
+
+def make_scenario(config: GameConfig, regions: tuple[str, ...], seating: tuple[int, ...]) -> Scenario:
+    cat = catalog()
+    rules = cat.player_counts[config.players]
+    game_map = resolve_map(config)
+    check_regions(game_map, regions, rules.regions)
+    board = board_for(game_map, regions)
+    first_game = config.variant == "first_game"
+    position = [0] * config.players
+    for i, seat in enumerate(seating):
+        position[seat] = i
+    prefixes = tuple(tuple(accumulate(track.slot_prices, initial=0)) for track in cat.tracks)
+    return Scenario(
+        config=config, catalog=cat, rules=rules, board=board, seating=seating,
+        seat_position=tuple(position), first_game=first_game,
+        max_houses=FIRST_GAME_CITIES if first_game else HOUSES_PER_PLAYER,
+        end_cities=FIRST_GAME_CITIES if first_game else rules.end_cities,
+        plant_burn={n: p.burn for n, p in cat.plants.items()},
+        plant_cities={n: p.cities for n, p in cat.plants.items()},
+        plant_kind={n: p.kind for n, p in cat.plants.items()},
+        price_prefix=prefixes,
+        capacity=tuple(track.capacity for track in cat.tracks),
+        build_actions=tuple(Action.build(name) for name in game_map.cities),
+        city_by_name={name: i for i, name in enumerate(game_map.cities)},
+    )
+
+
+def draw_setup(config: GameConfig) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
+    """From the seed: regions (if not given), seating order; returns the generator state too."""
+    state = _rng.seed_state(config.seed)
+    game_map = resolve_map(config)
+    count = catalog().player_counts[config.players].regions
+    if config.regions is None:
+        choices = game_map.connected_region_sets(count)
+        if not choices:
+            from .errors import InvalidRegions
+            raise InvalidRegions(f"map {game_map.name} has no {count} connected regions")
+        state, pick = _rng.below(state, len(choices))
+        regions = choices[pick]
+    else:
+        regions = config.regions
+    seating = list(range(config.players))
+    state = _rng.shuffle(state, seating)
+    return state, tuple(regions), tuple(seating)

@@ -1,0 +1,288 @@
+"""GameState: everything about one game, cheap to clone, mutated by ``apply``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from . import auction, building, bureaucracy, purchase
+from .actions import Action
+from .catalog import RESOURCES
+from .errors import IllegalAction
+from .phase import AUCTION, BUILD, BUREAUCRACY, OVER, Phase
+from .phase import RESOURCES as RESOURCES_PHASE
+from .scenario import Scenario
+
+if TYPE_CHECKING:
+    from .config import GameConfig
+    from .view import GameView
+
+#: A log entry: a tuple whose first item names the event (see events.py).
+Event = tuple[Any, ...]
+
+
+class GameState:
+    """A game in progress. Build one with :func:`powergrid.new_game`."""
+
+    __slots__ = (
+        "scn", "rng", "round", "step", "phase", "order", "money", "plants", "res", "cities",
+        "reach", "houses", "market_res", "supply", "market", "deck", "known_top", "known_bottom",
+        "removed", "boxed", "step3_pending", "step3_next", "turn", "auc_done", "auc_any",
+        "auc_plant", "auc_bid", "auc_leader", "auc_in", "auc_turn", "discard_seat", "new_plant",
+        "powered", "winners_", "decisions", "_log",
+    )
+
+    scn: Scenario
+    rng: int
+    round: int
+    step: int
+    phase: int
+    order: tuple[int, ...]
+    money: list[int]
+    plants: list[tuple[int, ...]]
+    res: list[int]
+    cities: list[tuple[int, ...]]
+    reach: list[tuple[int, ...] | None]
+    houses: list[tuple[int, ...]]
+    market_res: list[int]
+    supply: list[int]
+    market: list[int]
+    deck: list[int]
+    known_top: int
+    known_bottom: int
+    removed: tuple[int, ...]
+    boxed: tuple[int, ...]
+    step3_pending: bool
+    step3_next: bool
+    turn: int
+    auc_done: int
+    auc_any: bool
+    auc_plant: int
+    auc_bid: int
+    auc_leader: int
+    auc_in: int
+    auc_turn: int
+    discard_seat: int
+    new_plant: int
+    powered: list[int]
+    winners_: tuple[int, ...] | None
+    decisions: int
+    _log: tuple[Any, ...] | None
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> GameState:
+        """An independent copy (hand-written; inner tuples are immutable and shared)."""
+        c = object.__new__(GameState)
+        c.scn = self.scn
+        c.rng = self.rng
+        c.round = self.round
+        c.step = self.step
+        c.phase = self.phase
+        c.order = self.order
+        c.money = self.money[:]
+        c.plants = self.plants[:]
+        c.res = self.res[:]
+        c.cities = self.cities[:]
+        c.reach = self.reach[:]
+        c.houses = self.houses[:]
+        c.market_res = self.market_res[:]
+        c.supply = self.supply[:]
+        c.market = self.market[:]
+        c.deck = self.deck[:]
+        c.known_top = self.known_top
+        c.known_bottom = self.known_bottom
+        c.removed = self.removed
+        c.boxed = self.boxed
+        c.step3_pending = self.step3_pending
+        c.step3_next = self.step3_next
+        c.turn = self.turn
+        c.auc_done = self.auc_done
+        c.auc_any = self.auc_any
+        c.auc_plant = self.auc_plant
+        c.auc_bid = self.auc_bid
+        c.auc_leader = self.auc_leader
+        c.auc_in = self.auc_in
+        c.auc_turn = self.auc_turn
+        c.discard_seat = self.discard_seat
+        c.new_plant = self.new_plant
+        c.powered = self.powered[:]
+        c.winners_ = self.winners_
+        c.decisions = self.decisions
+        c._log = self._log
+        return c
+
+    __copy__ = clone
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def config(self) -> GameConfig:
+        return self.scn.config
+
+    @property
+    def players(self) -> int:
+        return self.scn.config.players
+
+    @property
+    def seating(self) -> tuple[int, ...]:
+        """The fixed order used for bidding (RULES.md, Setup 2)."""
+        return self.scn.seating
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.scn.board.regions
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Winning seats once the game is over (several on a shared win), else ()."""
+        return self.winners_ or ()
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must act now; None when the game is over."""
+        phase = self.phase
+        if phase == AUCTION:
+            if self.discard_seat >= 0:
+                return self.discard_seat
+            if self.auc_plant:
+                return self.auc_turn
+            return auction.opener(self)
+        if phase == RESOURCES_PHASE or phase == BUILD:
+            return self.order[-1 - self.turn]
+        if phase == BUREAUCRACY:
+            return self.order[self.turn]
+        return None
+
+    @property
+    def phase_name(self) -> str:
+        return str(Phase(self.phase))
+
+    def current_market(self) -> list[int]:
+        """Plants open to auction: the lowest four, or all of them in Step 3."""
+        if self.step == 3:
+            return self.market[:]
+        return [p for p in self.market[:4] if p != 99]
+
+    def future_market(self) -> list[int]:
+        if self.step == 3:
+            return []
+        return self.market[4:]
+
+    def resources_of(self, seat: int) -> tuple[int, int, int, int]:
+        r = self.res
+        i = 4 * seat
+        return r[i], r[i + 1], r[i + 2], r[i + 3]
+
+    def max_cities(self) -> int:
+        return max(len(c) for c in self.cities)
+
+    def price(self, resource: int | str) -> int | None:
+        """Price of the next unit of a resource, or None when sold out."""
+        index = resource if isinstance(resource, int) else RESOURCES.index(resource)
+        count = self.market_res[index]
+        if count == 0:
+            return None
+        return self.scn.catalog.tracks[index].slot_prices[self.scn.capacity[index] - count]
+
+    def build_cost(self, seat: int, city: int | str) -> int | None:
+        """What ``seat`` would pay now to build in ``city``; None when not allowed."""
+        index = self.scn.city_by_name[city] if isinstance(city, str) else city
+        return building.cost(self, seat, index)
+
+    def powerable(self, seat: int) -> int:
+        """Most cities the seat can power now with its plants and resources, capped by its cities."""
+        return bureaucracy.best_powered(self, seat)
+
+    @property
+    def log(self) -> list[str]:
+        """The game so far, in words."""
+        from .events import describe
+        return [describe(self.scn, e) for e in self.events]
+
+    @property
+    def events(self) -> list[Event]:
+        out: list[Event] = []
+        node = self._log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def actions_taken(self) -> list[Action]:
+        """Every action applied so far, in order (enough to replay the game)."""
+        return [e[2] for e in self.events if e[0] == "act"]
+
+    def note(self, event: Event) -> None:
+        self._log = (event, self._log)
+
+    # ------------------------------------------------------------------ playing
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now (empty when the game is over)."""
+        phase = self.phase
+        if phase == AUCTION:
+            return auction.legal(self)
+        if phase == BUILD:
+            return building.legal(self, self.order[-1 - self.turn])
+        if phase == RESOURCES_PHASE:
+            return purchase.legal(self, self.order[-1 - self.turn])
+        if phase == BUREAUCRACY:
+            return bureaucracy.legal(self, self.order[self.turn])
+        return []
+
+    def apply(self, action: Action) -> None:
+        """Apply the current player's action.
+
+        :raises IllegalAction: the action is not allowed now; the state is unchanged.
+        """
+        phase = self.phase
+        if not isinstance(action, Action):
+            raise IllegalAction(self.current_player, action, self.phase_name,
+                                "not an Action (use parse_action for text)")
+        seat = self.current_player
+        if seat is None:
+            raise IllegalAction(None, action, "over", "the game is over")
+        if phase == AUCTION:
+            auction.apply(self, seat, action)
+        elif phase == RESOURCES_PHASE:
+            purchase.apply(self, seat, action)
+        elif phase == BUILD:
+            building.apply(self, seat, action)
+        else:
+            bureaucracy.apply(self, seat, action)
+        self.decisions += 1
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def view(self, seat: int) -> GameView:
+        """What ``seat`` may know: everything but the deck order and the removed plants."""
+        from .view import make_view
+        return make_view(self, seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        from .serialize import state_to_dict
+        return state_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameState:
+        """Load a state saved by :meth:`to_dict`.
+
+        :raises CorruptState: the data is malformed or inconsistent.
+        """
+        from .serialize import state_from_dict
+        state: GameState = state_from_dict(data)
+        return state
+
+    def __iter__(self) -> Iterator[int]:  # pragma: no cover - guard against misuse
+        raise TypeError("GameState is not iterable")
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.scn.map.name} {self.players}p round {self.round} "
+                f"step {self.step} phase {self.phase_name} to act: {self.current_player}>")
+
+    def illegal(self, seat: int | None, action: Action, reason: str) -> IllegalAction:
+        return IllegalAction(seat, action, self.phase_name, reason)

@@ -1,0 +1,60 @@
+"""What a player's plants can store (RULES.md, Phase 3: only the total fit matters)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
+#: (coal, oil, hybrid, garbage, uranium) storage
+Capacity = tuple[int, int, int, int, int]
+
+_SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
+
+
+def capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
+    cap = [0, 0, 0, 0, 0]
+    kinds = scn.plant_kind
+    burns = scn.plant_burn
+    for p in plants:
+        slot = _SLOT.get(kinds[p])
+        if slot is not None:
+            cap[slot] += 2 * burns[p]
+    return cap[0], cap[1], cap[2], cap[3], cap[4]
+
+
+def fits(held: tuple[int, ...] | list[int], cap: Capacity) -> bool:
+    coal, oil, garbage, uranium = held[0], held[1], held[2], held[3]
+    over = max(0, coal - cap[0]) + max(0, oil - cap[1])
+    return over <= cap[2] and garbage <= cap[3] and uranium <= cap[4]
+
+
+def room(held: tuple[int, ...] | list[int], cap: Capacity) -> tuple[int, int, int, int]:
+    """How many more units of each resource fit, one resource at a time."""
+    coal, oil = held[0], held[1]
+    hybrid_free_for_coal = cap[2] - max(0, oil - cap[1])
+    hybrid_free_for_oil = cap[2] - max(0, coal - cap[0])
+    return (max(0, cap[0] + hybrid_free_for_coal - coal),
+            max(0, cap[1] + hybrid_free_for_oil - oil),
+            max(0, cap[3] - held[2]), max(0, cap[4] - held[3]))
+
+
+def keep_options(held: tuple[int, int, int, int], cap: Capacity) -> list[tuple[int, int, int, int]]:
+    """The ways to keep resources after losing storage: every mix that keeps as much
+    as fits (no option keeps strictly less of everything than another).
+
+    RULES.md, Phase 2 ruling: where the hybrid mix is a choice, the player chooses.
+    """
+    coal, oil, garbage, uranium = held
+    garbage = min(garbage, cap[3])
+    uranium = min(uranium, cap[4])
+    if fits((coal, oil, garbage, uranium), cap):
+        return [(coal, oil, garbage, uranium)]
+    pairs: list[tuple[int, int]] = []
+    for c in range(min(coal, cap[0] + cap[2]), -1, -1):
+        o = min(oil, cap[1] + cap[2] - max(0, c - cap[0]))
+        if not pairs or o > pairs[-1][1]:
+            pairs.append((c, o))
+    return [(c, o, garbage, uranium) for c, o in pairs]
