@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
 app = typer.Typer(help="Power Grid (Funkenschlag 2004): play, simulate, serve.", no_args_is_help=True,
                   add_completion=False)
 
+#: Modules of this package that each add their command(s) to `app` when imported.
+#: A module not written yet is skipped; any other import error surfaces.
+COMMANDS = ("simulate", "show", "play", "tournament", "serve")
+
+_registered = False
+
 
 def _register() -> None:
-    from . import show, simulate  # noqa: F401  (each module adds its command to `app`)
+    global _registered
+    if _registered:
+        return
+    for name in COMMANDS:
+        module = f"{__package__}.{name}"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    _registered = True
 
 
 def main() -> None:
