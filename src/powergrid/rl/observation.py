@@ -1,0 +1,335 @@
+"""The flat float32 observation of one seat, built from that seat's view only.
+
+Players appear in seat order *relative to the observer*: fields ``p0_*`` describe the observer,
+``p1_*`` the next seat, and so on, so a policy reads "me" at the same place in every seat. Every value is
+scaled into [0, 1] except money (Elektro / 100, capped at 5). The layout depends only on the
+player count and the number of cities on the map; :func:`observation_fields` lists it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..rules import STEP3, GameState, GameView, catalog
+from .views import seen_state
+
+KINDS = ("coal", "oil", "hybrid", "garbage", "uranium", "ecological", "fusion")
+#: present, number/50, kind one-hot (7), burn/3, cities/7
+PLANT_FEATURES = ("present", "number", *(f"kind_{k}" for k in KINDS), "burn", "cities")
+MARKET_SLOTS = 8
+MONEY_SCALE = 100.0
+MONEY_HIGH = 5.0
+_PHASES = (2, 3, 4, 5)  # auction, resources, build, bureaucracy
+_STORAGE_SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
+_FUEL_SLOT = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3, "hybrid": 4}
+
+
+def _plant_table() -> dict[int, tuple[float, ...]]:
+    table: dict[int, tuple[float, ...]] = {}
+    for n, p in catalog().plants.items():
+        kind = tuple(1.0 if p.kind == k else 0.0 for k in KINDS)
+        table[n] = (1.0, n / 50.0, *kind, p.burn / 3.0, p.cities / 7.0)
+    table[STEP3] = (1.0,) + (0.0,) * (len(PLANT_FEATURES) - 1)
+    return table
+
+
+_PLANTS = _plant_table()
+_CATALOG_PLANTS = catalog().plants
+_TRACKS = catalog().tracks
+_NO_PLANT = (0.0,) * len(PLANT_FEATURES)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named part of the observation vector."""
+
+    name: str
+    start: int
+    stop: int
+    high: float
+    meaning: str
+
+    @property
+    def slice(self) -> slice:
+        return slice(self.start, self.stop)
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+
+def hand_slots(players: int) -> int:
+    """Plant slots per player: the plant limit plus one (held while discarding)."""
+    return catalog().player_counts[players].max_plants + 1
+
+
+class ObservationEncoder:
+    """Builds the observation vector for a given player count and map size."""
+
+    def __init__(self, players: int, cities: int) -> None:
+        self.players = players
+        self.cities = cities
+        self.hand = hand_slots(players)
+        fields: list[Field] = []
+        pf = len(PLANT_FEATURES)
+
+        def add(name: str, size: int, meaning: str, high: float = 1.0) -> int:
+            start = fields[-1].stop if fields else 0
+            fields.append(Field(name, start, start + size, high, meaning))
+            return start
+
+        n = players
+        add("round", 1, "round / 30 (capped)")
+        add("step", 3, "one-hot: Step 1, 2, 3")
+        add("phase", 4, "one-hot: auction, resources, build, bureaucracy (all 0 when over)")
+        add("to_act", n, "one-hot relative seat that must act (0 = me)")
+        add("must_discard", 1, "1 when I must discard a plant over the limit")
+        add("end_cities", 1, "cities that end the game / 22")
+        add("most_cities", 1, "most cities any player has / 22")
+        add("my_powerable", 1, "cities I could power now with my plants and resources / 20")
+        add("my_network", 1, "1 when I have at least one city")
+        self._players_at = fields[-1].stop
+        for k in range(n):
+            add(f"p{k}_money", 1, f"Elektro / 100, capped at {MONEY_HIGH:g}", MONEY_HIGH)
+            add(f"p{k}_cities", 1, "cities / 22")
+            add(f"p{k}_powered", 1, "cities powered in the last bureaucracy / 20")
+            add(f"p{k}_resources", 4, "coal, oil, garbage held / 24, uranium held / 12")
+            add(f"p{k}_order", n, "one-hot place in turn order (0 = first)")
+            add(f"p{k}_auction", 3, "done with this round's auctions; in the running auction; leading it")
+            add(f"p{k}_plant_cities", 1, "sum of the plants' capacities (cities) / 28")
+            add(f"p{k}_storage", 5, "storage room of the plants: coal, oil, hybrid, garbage, uranium / 24")
+            add(f"p{k}_plants", self.hand * pf,
+                f"plants held, lowest first: {self.hand} slots x {pf} plant features")
+        self._player_size = (fields[-1].stop - self._players_at) // n
+        self._player_dynamic = 3 + 4 + n + 3
+        add("city_in_play", cities, "1 for each map city (map order) in a region in play")
+        add("city_houses", cities * n,
+            "city-major: for city i, relative seat k: 1 if that player has a house there")
+        add("city_taken", cities, "houses in the city / 3")
+        add("my_connection", cities, "my cheapest connection cost to the city / 60 (capped; 0 "
+                                     "without a network)")
+        add("market", MARKET_SLOTS * (pf + 2),
+            f"plant market, lowest first, {MARKET_SLOTS} slots x ({pf} plant features, "
+            "is the Step 3 card, is in the current market)")
+        add("resource_market", 4, "units in the resource market / track size")
+        add("resource_price", 4, "price of the next unit / 16 (0 when sold out)")
+        add("resource_supply", 4, "units in the general supply / total units")
+        add("auction_running", 1, "1 while an auction runs")
+        add("auction_plant", pf, "plant being auctioned: plant features")
+        add("auction_bid", 1, "current bid / 100, capped at 5", MONEY_HIGH)
+        add("auction_leader", n, "one-hot relative seat of the highest bidder")
+        add("deck", 2, "deck size / 42, 1 while the Step 3 card is in the deck")
+        self.fields: tuple[Field, ...] = tuple(fields)
+        self.size = fields[-1].stop
+        self.high = np.ones(self.size, dtype=np.float32)
+        for f in fields:
+            self.high[f.start:f.stop] = f.high
+        self._at = {f.name: f.start for f in fields}
+        self._scn: Any = None
+        self._static: tuple[tuple[int, ...], np.ndarray, float] = ((), np.zeros(0), 0.0)
+        self._memo: dict[Any, Any] = {}
+        self._one_hot = [[1.0 if i == j else 0.0 for i in range(n)] for j in range(n)]
+        self._no_auction = [0.0] * (1 + pf + 1 + n)
+        if self._at["city_in_play"] != self._players_at + n * self._player_size:
+            raise AssertionError("observation layout out of step with encode")  # pragma: no cover
+
+    def layout(self) -> list[tuple[str, slice]]:
+        return [(f.name, f.slice) for f in self.fields]
+
+    def _statics(self, view: GameView) -> tuple[tuple[int, ...], np.ndarray, float]:
+        scn = view.scn
+        if scn is not self._scn:
+            in_play = tuple(scn.board.in_play)
+            flags = [0.0] * self.cities
+            for c in in_play:
+                flags[c] = 1.0
+            self._static = (in_play, np.array(flags, dtype=np.float32), scn.end_cities / 22.0)
+            self._scn = scn
+            self._memo.clear()
+        return self._static
+
+    # Parts that change rarely (plants held, houses, the plant market, a seat's network) are
+    # memoised by their immutable inputs: that is most of the speed of ``encode``.
+    def _memoised(self, key: Any, make: Any) -> Any:
+        memo = self._memo
+        value = memo.get(key)
+        if value is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            value = memo[key] = make()
+        return value
+
+    def _plants_part(self, plants: tuple[int, ...]) -> np.ndarray:
+        """Plant cities, storage (5) and plant features (hand x features) of a hand."""
+        storage = [0, 0, 0, 0, 0]
+        total = 0
+        for p in plants:
+            plant = _CATALOG_PLANTS[p]
+            total += plant.cities
+            slot = _STORAGE_SLOT.get(plant.kind)
+            if slot is not None:
+                storage[slot] += 2 * plant.burn
+        out = [min(total, 28) / 28.0] + [min(x, 24) / 24.0 for x in storage]
+        for p in plants[:self.hand]:
+            out += _PLANTS[p]
+        out += _NO_PLANT * (self.hand - min(len(plants), self.hand))
+        return np.array(out, dtype=np.float32)
+
+    def _city_part(self, me: int, houses: list[tuple[int, ...]], in_play: tuple[int, ...]
+                   ) -> np.ndarray:
+        n, size = self.players, self.cities
+        block = [0.0] * (size * n)
+        taken = [0.0] * size
+        for city in in_play:
+            here = houses[city]
+            if here:
+                for s in here:
+                    block[city * n + (s - me) % n] = 1.0
+                taken[city] = len(here) / 3.0
+        return np.array(block + taken, dtype=np.float32)
+
+    def _connection_part(self, reach: tuple[int, ...] | None, in_play: tuple[int, ...]) -> np.ndarray:
+        out = [0.0] * self.cities
+        if reach is not None:
+            for city in in_play:
+                d = reach[city]
+                out[city] = d / 60.0 if d < 60 else 1.0
+        return np.array(out, dtype=np.float32)
+
+    def _market_part(self, market: tuple[int, ...], current: tuple[int, ...]) -> np.ndarray:
+        out: list[float] = []
+        for p in market[:MARKET_SLOTS]:
+            out += _PLANTS[p]
+            out.append(1.0 if p == STEP3 else 0.0)
+            out.append(1.0 if p in current else 0.0)
+        out += [0.0] * ((MARKET_SLOTS - min(len(market), MARKET_SLOTS)) * (len(PLANT_FEATURES) + 2))
+        return np.array(out, dtype=np.float32)
+
+    def _powerable(self, seen: GameState, me: int) -> float:
+        """Cities I could power now / 20: the best runnable set of my plants, capped by my cities.
+
+        The same number as ``GameState.powerable`` (a test checks it), found faster: the hand's
+        plant sets are listed once, best first, and the first one the stored resources can run
+        wins.
+        """
+        runs = self._memoised(("runs", seen.plants[me]), lambda: _plant_sets(seen.plants[me]))
+        coal, oil, garbage, uranium = seen.resources_of(me)
+        best = 0
+        for need_coal, need_oil, need_garbage, need_uranium, hybrid, cities in runs:
+            if (need_coal <= coal and need_oil <= oil and need_garbage <= garbage
+                    and need_uranium <= uranium and hybrid <= coal - need_coal + oil - need_oil):
+                best = cities
+                break
+        return min(best, len(seen.cities[me]), 20) / 20.0
+
+    def encode(self, view: GameView) -> np.ndarray:
+        """The observation vector of ``view.seat`` (float32, shape ``(size,)``).
+
+        Built by copying a few memoised arrays and short lists of the values that change
+        often: converting Python floats one by one is what costs time here.
+        """
+        n = self.players
+        me = view.seat
+        memo = self._memoised
+        in_play, in_play_flags, end = self._statics(view)
+        seen = seen_state(view)
+        obs = np.empty(self.size, dtype=np.float32)
+
+        head = [0.0] * self._players_at
+        head[0] = min(seen.round, 30) / 30.0
+        head[seen.step] = 1.0
+        phase = seen.phase
+        if phase in _PHASES:
+            head[4 + _PHASES.index(phase)] = 1.0
+        to_act = seen.current_player
+        if to_act is not None:
+            head[8 + (to_act - me) % n] = 1.0
+        o = 8 + n
+        head[o] = 1.0 if seen.discard_seat == me else 0.0
+        cities = seen.cities
+        head[o + 1] = end
+        head[o + 2] = max(len(c) for c in cities) / 22.0
+        head[o + 3] = self._powerable(seen, me)
+        head[o + 4] = 1.0 if cities[me] else 0.0
+        obs[:self._players_at] = head
+
+        money, plants, powered = seen.money, seen.plants, seen.powered
+        order = seen.order
+        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
+        one_hot = self._one_hot
+        size, split = self._player_size, self._player_dynamic
+        o = self._players_at
+        for k in range(n):
+            seat = (me + k) % n
+            c, oil, g, u = seen.resources_of(seat)
+            obs[o:o + split] = [
+                min(money[seat], 500) / MONEY_SCALE, len(cities[seat]) / 22.0, min(powered[seat], 20) / 20.0,
+                min(c, 24) / 24.0, min(oil, 24) / 24.0, min(g, 24) / 24.0, min(u, 12) / 12.0,
+                *one_hot[order.index(seat)],
+                float(auc_done >> seat & 1), float(auc_in >> seat & 1) if auc_plant else 0.0,
+                1.0 if auc_plant and auc_leader == seat else 0.0]
+            held = plants[seat]
+            obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
+            o += size
+
+        at = self._at
+        cities_n = self.cities
+        obs[o:o + cities_n] = in_play_flags
+        o += cities_n
+        houses = seen.houses
+        # Occupancy follows from each seat's cities, a much cheaper key than the houses.
+        block = memo((me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
+        obs[o:o + block.size] = block
+        o += block.size
+        reach = seen.reach[me]
+        obs[o:o + cities_n] = memo(("reach", cities[me]), lambda: self._connection_part(reach, in_play))
+        o = at["market"]
+        market = tuple(seen.market)
+        current = tuple(seen.current_market())
+        block = memo(("market", market, current), lambda: self._market_part(market, current))
+        obs[o:o + block.size] = block
+        o += block.size
+
+        market_res, supply = seen.market_res, seen.supply
+        tail = [market_res[r] / _TRACKS[r].capacity for r in range(4)]
+        for r in range(4):
+            price = seen.price(r)
+            tail.append(price / 16.0 if price is not None else 0.0)
+        tail += [min(supply[r] / _TRACKS[r].total, 1.0) for r in range(4)]
+        if auc_plant:
+            tail.append(1.0)
+            tail += _PLANTS[auc_plant]
+            tail.append(min(seen.auc_bid, 500) / MONEY_SCALE)
+            tail += one_hot[(auc_leader - me) % n]
+        else:
+            tail += self._no_auction
+        tail.append(min(view.deck_size, 42) / 42.0)
+        tail.append(1.0 if view.step3_in_deck else 0.0)
+        obs[o:] = tail
+        return obs
+
+
+def _plant_sets(plants: tuple[int, ...]) -> list[tuple[int, int, int, int, int, int]]:
+    """Every non-empty set of the plants as (coal, oil, garbage, uranium, hybrid fuel, cities),
+    most cities first."""
+    sets = []
+    for bits in range(1, 1 << len(plants)):
+        need = [0, 0, 0, 0, 0, 0]
+        for i, number in enumerate(plants):
+            if bits >> i & 1:
+                plant = _CATALOG_PLANTS[number]
+                slot = _FUEL_SLOT.get(plant.kind)
+                if slot is not None:
+                    need[slot] += plant.burn
+                need[5] += plant.cities
+        sets.append((need[0], need[1], need[2], need[3], need[4], need[5]))
+    sets.sort(key=lambda s: -s[5])
+    return sets
+
+
+def observation_fields(players: int = 4, cities: int = 42) -> list[tuple[str, slice]]:
+    """The observation layout as (name, slice) pairs, in order, for a player count and map size."""
+    return ObservationEncoder(players, cities).layout()
