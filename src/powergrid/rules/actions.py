@@ -141,7 +141,8 @@ def parse_action(text: str) -> Action:
         raise MalformedAction("empty action")
     verb, _, rest = stripped.partition(" ")
     verb = verb.lower()
-    args = rest.split(" ") if rest else []
+    # Keywords and resource names in any case; city names (build) stay exact.
+    args = rest.lower().split(" ") if rest and verb != "build" else rest.split(" ") if rest else []
     if verb in ("pass", "done"):
         if args:
             raise MalformedAction(f"{text!r}: '{verb}' takes nothing after it")

@@ -41,6 +41,11 @@ def opener(s: GameState) -> int:
     raise AssertionError("auction phase with every player done")  # pragma: no cover
 
 
+def _alone(s: GameState, seat: int) -> bool:
+    """RULES.md, Phase 2: the last player to open pays the minimum, nobody can bid against them."""
+    return s.auc_done | 1 << seat == (1 << s.players) - 1
+
+
 def _next_in_auction(s: GameState, after: int) -> int:
     """The next seat in seating order after ``after`` still in the running auction."""
     seating = s.scn.seating
@@ -64,9 +69,10 @@ def legal(s: GameState) -> list[Action]:
     seat = opener(s)
     money = s.money[seat]
     actions = []
+    alone = _alone(s, seat)
     for plant in s.current_market():
         if plant <= money:
-            actions += _opens(plant, money)
+            actions += _opens(plant, plant if alone else money)
     if s.round > 1 or not actions:
         actions.append(PASS)
     return actions
@@ -120,6 +126,9 @@ def apply(s: GameState, seat: int, action: Action) -> None:
             raise s.illegal(seat, action, f"the opening bid must be at least {plant}")
         if action.amount > s.money[seat]:
             raise s.illegal(seat, action, f"the bid exceeds the {s.money[seat]} Elektro held")
+        if action.amount > plant and _alone(s, seat):
+            raise s.illegal(seat, action, f"nobody is left to bid against seat {seat}: "
+                            f"the price is the minimum, {plant}")
         s.note(("act", seat, action))
         s.auc_plant = plant
         s.auc_bid = action.amount

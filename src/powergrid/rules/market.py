@@ -61,6 +61,9 @@ def refill(s: GameState, draws: int = 1) -> None:
             draws -= 1
             if s.known_top:
                 s.known_top -= 1
+            if s.known_bottom > len(deck):
+                # the deck ran down into the plants put under it (first game: no Step 3 shuffle)
+                s.known_bottom = len(deck)
             if card == STEP3:
                 _step3_drawn(s)
                 if s.scn.first_game:

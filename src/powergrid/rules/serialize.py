@@ -10,6 +10,7 @@ from .config import GameConfig
 from .errors import CorruptState, PowerGridError, UnsupportedVersion
 from .phase import AUCTION, OVER
 from .scenario import make_scenario
+from .storage import capacities, fits
 
 FORMAT = "powergrid.state"
 VERSION = 1
@@ -131,6 +132,8 @@ def _load(cls: Any, d: dict[str, Any]) -> Any:
         s.plants.append(plants)
         s.res.extend(_int(x, f"player {seat} resources", 0) for x in _int_list(p["resources"],
                                                                                "resources", 4))
+        if not fits(s.res[4 * seat:4 * seat + 4], capacities(scn, plants)):
+            raise CorruptState(f"player {seat} holds more resources than its plants can store")
         names = p["cities"]
         if not isinstance(names, list):
             raise CorruptState(f"player {seat} cities must be a list")
@@ -141,6 +144,11 @@ def _load(cls: Any, d: dict[str, Any]) -> Any:
             cities.append(scn.city_by_name[name])
         if len(set(cities)) != len(cities):
             raise CorruptState(f"player {seat} has two houses in one city")
+        outside = [scn.map.cities[c] for c in cities if scn.board.distance[c][c] != 0]
+        if outside:
+            raise CorruptState(f"player {seat} has houses outside the regions in play: {outside}")
+        if len(cities) > scn.max_houses:
+            raise CorruptState(f"player {seat} has {len(cities)} houses, more than {scn.max_houses}")
         s.cities.append(tuple(cities))
         reach = None
         for c in cities:
@@ -153,6 +161,10 @@ def _load(cls: Any, d: dict[str, Any]) -> Any:
     # The order of houses within a city is the order slots were taken; saved by build order
     # within each player, so rebuild it from the log when available, else by seat order.
     s.houses = [tuple(h) for h in houses]
+    s.step = _int(d["step"], "step", 1, 3)
+    full = [scn.map.cities[c] for c, h in enumerate(houses) if len(h) > s.step]
+    if full:
+        raise CorruptState(f"more houses than Step {s.step} allows in {', '.join(full)}")
     s.market_res = _int_list(d["resource_market"], "resource_market", 4)
     s.supply = _int_list(d["supply"], "supply", 4)
     for r, track in enumerate(cat.tracks):

@@ -1,0 +1,135 @@
+"""RULES.md, Hidden information: views and determinization."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import powergrid as pg
+from powergrid.rules.catalog import STEP3, UNKNOWN
+
+from .positions import ALL_PLANTS, plant_places, random_game
+
+
+def _midgame(seed: int = 3, decisions: int = 100, players: int = 4) -> pg.GameState:
+    return random_game(pg.GameConfig(map="usa", players=players, seed=seed), seed, stop=decisions)
+
+
+def _hidden_slots(s: pg.GameState) -> list[int]:
+    n = len(s.deck)
+    return [i for i in range(n)
+            if not (i < s.known_bottom or i >= n - s.known_top or s.deck[i] == STEP3)]
+
+
+def test_view_hides_deck_order_and_removed_plants() -> None:
+    s = _midgame()
+    hidden = _hidden_slots(s)
+    assert hidden and s.removed
+    for seat in range(s.players):
+        v = s.view(seat)
+        d = v.to_dict()
+        assert "rng" not in d
+        assert d["format"] == "powergrid.view" and d["seat"] == seat
+        assert all(d["deck"][i] == UNKNOWN for i in hidden)
+        assert set(d["removed"]) == {UNKNOWN} and len(d["removed"]) == len(s.removed)
+        assert [c for c in d["deck"] if c != UNKNOWN] == [s.deck[i] for i in range(len(s.deck))
+                                                          if i not in hidden]
+        for name in ("deck", "removed", "rng", "apply", "clone"):
+            with pytest.raises(AttributeError):
+                getattr(v, name)
+        with pytest.raises(AttributeError):
+            v.money = [0] * 4  # type: ignore[misc]
+
+
+def test_view_shows_everything_public() -> None:
+    s = _midgame()
+    v = s.view(1)
+    assert v.money == s.money and v.plants == s.plants and v.market == s.market
+    assert v.cities == s.cities and v.houses == s.houses and v.market_res == s.market_res
+    assert v.supply == s.supply and v.order == s.order and v.round == s.round
+    assert v.current_player == s.current_player and v.legal_actions() == s.legal_actions()
+    assert v.deck_size == len(s.deck) and v.removed_count == len(s.removed)
+    assert v.step3_in_deck == (STEP3 in s.deck)
+    assert v.boxed == s.boxed
+    assert [s.resources_of(p) for p in range(4)] == [v.resources_of(p) for p in range(4)]
+
+
+def test_known_cards_are_shown() -> None:
+    s = pg.new_game(pg.GameConfig(players=3, seed=1))
+    v = s.view(0)
+    assert v.deck_top_known == [13]
+    assert v.to_dict()["deck"][-1] == 13 and v.to_dict()["deck"][0] == STEP3
+
+
+def test_view_of_a_bad_seat() -> None:
+    s = pg.new_game(pg.GameConfig(players=3, seed=1))
+    for seat in (-1, 3, "0", True):
+        with pytest.raises(ValueError):
+            s.view(seat)  # type: ignore[arg-type]
+
+
+def _public(d: dict) -> dict:
+    d = dict(d)
+    for key in ("deck", "removed", "rng", "format", "seat"):
+        d.pop(key, None)
+    return d
+
+
+def test_determinize_gives_a_consistent_full_state() -> None:
+    s = _midgame()
+    v = s.view(2)
+    for k in range(5):
+        d = pg.determinize(v, random.Random(k))
+        assert isinstance(d, pg.GameState)
+        assert _public(d.to_dict()) == _public(s.to_dict())
+        assert len(d.deck) == len(s.deck) and len(d.removed) == len(s.removed)
+        assert plant_places(d) == list(ALL_PLANTS)
+        for i in range(len(s.deck)):
+            if i not in _hidden_slots(s):
+                assert d.deck[i] == s.deck[i]
+        assert UNKNOWN not in d.deck
+        assert d.legal_actions() == s.legal_actions()
+        pg.GameState.from_dict(d.to_dict())      # a valid full state
+        rng = random.Random(k)
+        while not d.is_over and d.decisions < s.decisions + 300:
+            d.apply(rng.choice(d.legal_actions()))
+
+
+def test_determinize_never_reads_the_true_deck() -> None:
+    s = _midgame()
+    hidden = _hidden_slots(s)
+    other = s.clone()
+    cards = [other.deck[i] for i in hidden]
+    cards.reverse()
+    for i, c in zip(hidden, cards, strict=True):
+        other.deck[i] = c
+    other.rng = s.rng ^ 12345
+    assert other.deck != s.deck
+    a = pg.determinize(s.view(0), random.Random(9))
+    b = pg.determinize(other.view(0), random.Random(9))
+    assert a.to_dict() == b.to_dict()
+
+
+def test_determinize_is_not_the_true_order() -> None:
+    s = _midgame()
+    hidden = _hidden_slots(s)
+    truth = [s.deck[i] for i in hidden]
+    samples = [pg.determinize(s.view(0), random.Random(k)) for k in range(30)]
+    orders = [[d.deck[i] for i in hidden] for d in samples]
+    assert sum(o == truth for o in orders) == 0
+    assert len({o[-1] for o in orders}) > 3       # the next hidden card varies
+    assert len({d.removed for d in samples}) > 3
+    assert len({d.rng for d in samples}) == 30
+
+
+def test_determinize_needs_a_view() -> None:
+    s = _midgame()
+    with pytest.raises(TypeError):
+        pg.determinize(s)  # type: ignore[arg-type]
+
+
+def test_a_view_dict_is_not_a_loadable_state() -> None:
+    s = _midgame()
+    with pytest.raises(pg.CorruptState):
+        pg.GameState.from_dict(s.view(0).to_dict())
