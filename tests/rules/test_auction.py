@@ -14,6 +14,7 @@ from .positions import (
     refused,
     set_deck,
     set_market,
+    set_market_res,
     set_resources,
     stack_deck,
     to_phase,
@@ -248,3 +249,20 @@ def test_deck_draw_after_each_purchase_in_order() -> None:
         act(s, "pass")
     assert s.market == [5, 6, 7, 8, 9, 10, 11, 25]
     assert s.current_market() == [5, 6, 7, 8] and s.future_market() == [9, 10, 11, 25]
+
+
+
+def test_default_discard_keeps_the_most_valuable_resources() -> None:
+    # RULES.md, Phase 2 ruling: where the kept mix is a choice, the default keeps the most valuable.
+    s = _limit_position()
+    def everything_on_market(r: int) -> None:
+        set_market_res(s, r, s.market_res[r] + s.supply[r])
+
+    set_market_res(s, 0, 3)        # coal scarce: its cheapest unit costs 8
+    everything_on_market(1)        # oil plentiful: cheap
+    assert pg.default_discard(s, 3, 4) == pg.Action.discard(4, (4, 2, 0, 0))
+    everything_on_market(0)
+    set_market_res(s, 1, 3)
+    assert pg.default_discard(s, 3, 4) == pg.Action.discard(4, (2, 4, 0, 0))
+    assert pg.default_discard(s, 3, 9) == pg.Action.discard(9, (4, 4, 0, 0))
+    assert pg.default_discard(s, 3, 4) in s.legal_actions()

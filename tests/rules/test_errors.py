@@ -43,14 +43,14 @@ def test_new_game_needs_a_config() -> None:
 
 
 # ---------------------------------------------------------------- map files
-def _small_map() -> dict:
-    """Three regions of three cities, all connected."""
-    return {
-        "map": "tiny",
-        "regions": {"a": ["A1", "A2", "A3"], "b": ["B1", "B2", "B3"], "c": ["C1", "C2", "C3"]},
-        "connections": [["A1", "A2", 3], ["A2", "A3", 4], ["A3", "B1", 5], ["B1", "B2", 0],
-                        ["B2", "B3", 6], ["B3", "C1", 7], ["C1", "C2", 2], ["C2", "C3", 8]],
-    }
+def _small_map(per_region: int = 7) -> dict:
+    """Three regions of ``per_region`` cities in a chain (21 cities: enough for 2 players)."""
+    regions = {r: [f"{r.upper()}{i}" for i in range(1, per_region + 1)] for r in "abc"}
+    connections: list[list[object]] = []
+    for cities in regions.values():
+        connections += [[x, y, i] for i, (x, y) in enumerate(zip(cities, cities[1:], strict=False))]
+    connections += [[regions["a"][-1], "B1", 5], [regions["b"][-1], "C1", 7]]
+    return {"map": "tiny", "regions": regions, "connections": connections}
 
 
 def _write(tmp_path: Path, data: object, raw: str | None = None) -> str:
@@ -80,7 +80,7 @@ def test_the_packaged_map_as_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("change, words", [
     (lambda m: m["connections"].append(["A1", "Nowhere", 3]), "unknown city"),
     (lambda m: m["connections"].append(["A1", "C3", -1]), "negative"),
-    (lambda m: m["connections"].remove(["B3", "C1", 7]), "not connected"),
+    (lambda m: m["connections"].remove(["B7", "C1", 7]), "not connected"),
     (lambda m: m["connections"].append(["A1", "A1", 1]), "itself"),
     (lambda m: m["connections"].append(["A1", "C3", "5"]), "integer"),
     (lambda m: m["connections"].append(["A2", "A1", 1]), "twice"),
@@ -104,6 +104,13 @@ def test_map_file_that_is_not_json_or_missing(tmp_path: Path) -> None:
         pg.load_map_file(_write(tmp_path, [1, 2, 3]))
     with pytest.raises(pg.InvalidMap, match="cannot read"):
         pg.load_map_file(str(tmp_path / "absent.json"))
+
+
+def test_custom_map_too_small_to_end_the_game(tmp_path: Path) -> None:
+    # 9 cities in play can never reach the 21 cities that end a 2-player game.
+    with pytest.raises(pg.InvalidConfig, match="21"):
+        pg.new_game(pg.GameConfig(players=2, map_file=_write(tmp_path, _small_map(3))))
+    pg.new_game(pg.GameConfig(players=2, variant="first_game", map_file=_write(tmp_path, _small_map(3))))
 
 
 def test_custom_map_with_too_few_regions(tmp_path: Path) -> None:

@@ -10,11 +10,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
+from ..rules import GameConfig, GameState, GameView, load_map, load_map_file, new_game
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .observation import ObservationEncoder
 from .rewards import check_reward, potentials, terminal_rewards
-from .views import InfoView, info_view
+from .views import info_view
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 #: Engine decisions after which a game is cut off (truncated); random games take ~600.
@@ -141,7 +141,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         previous = getattr(self, "agent_selection", None)
         if previous in self.infos and previous != agent:
             self.infos[previous] = {}
-        self._view: InfoView = info_view(game, seat)
+        self._view: GameView = info_view(game, seat)
         self.infos[agent] = {"view": self._view}
         self.agent_selection = agent
 

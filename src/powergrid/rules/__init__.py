@@ -1,6 +1,7 @@
 """The rules engine: the complete 2004 Power Grid, pure Python, deterministic from a seed."""
 
 from .actions import Action, parse_action
+from .auction import default_discard
 from .bureaucracy import default_action as default_power
 from .catalog import RESOURCES, STEP3, Plant, catalog
 from .config import GameConfig
@@ -26,6 +27,7 @@ __all__ = [
     "Action", "CorruptState", "GameConfig", "GameMap", "GameState", "GameView", "IllegalAction",
     "InvalidConfig", "InvalidMap", "InvalidRegions", "MalformedAction", "Phase", "Plant",
     "PowerGridError", "RESOURCES", "STEP3", "UnknownMap", "UnsupportedVersion", "catalog",
-    "default_power", "determinize", "load_map", "load_map_file", "new_game", "parse_action",
+    "default_discard", "default_power", "determinize", "load_map", "load_map_file", "new_game",
+    "parse_action",
     "replay",
 ]

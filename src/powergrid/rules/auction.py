@@ -90,6 +90,18 @@ def discard_actions(s: GameState, seat: int) -> list[Action]:
     return out
 
 
+def default_discard(s: GameState, seat: int, plant: int) -> Action:
+    """Discard ``plant`` keeping the most valuable resources that fit (RULES.md, Phase 2 ruling).
+
+    Value is what the kept resources would cost to buy now; ties keep more units, then more coal.
+    """
+    from .bureaucracy import fuel_value
+    rest = [p for p in s.plants[seat] if p != plant]
+    options = keep_options(s.resources_of(seat), capacities(s.scn, rest))
+    best = max(options, key=lambda keep: (fuel_value(s, keep), sum(keep), keep))
+    return Action.discard(plant, best)
+
+
 def apply(s: GameState, seat: int, action: Action) -> None:
     kind = action.kind
     if s.discard_seat >= 0:

@@ -82,14 +82,44 @@ def default_action(s: GameState, seat: int) -> Action:
     return Action.power(best[0], best[1])
 
 
+def _cities_run(s: GameState, seat: int, plants: tuple[int, ...], burn: tuple[int, ...]) -> int | None:
+    """Cities powered by running ``plants`` burning exactly ``burn``; None if that is not possible.
+
+    Accepts exactly the choices :func:`options` lists, without listing them.
+    """
+    owned = s.plants[seat]
+    if len(burn) != 4 or min(burn) < 0 or list(plants) != sorted(set(plants)):
+        return None
+    scn = s.scn
+    need = [0, 0, 0, 0]
+    hybrid = 0
+    cities = 0
+    for p in plants:
+        if p not in owned:
+            return None
+        kind = scn.plant_kind[p]
+        if kind == "hybrid":
+            hybrid += scn.plant_burn[p]
+        elif kind in _FUEL:
+            need[_FUEL[kind]] += scn.plant_burn[p]
+        cities += scn.plant_cities[p]
+    held = s.resources_of(seat)
+    if burn[2] != need[2] or burn[3] != need[3] or burn[0] < need[0] or burn[1] < need[1]:
+        return None
+    if burn[0] - need[0] + burn[1] - need[1] != hybrid:
+        return None
+    if any(burn[r] > held[r] for r in range(4)):
+        return None
+    return cities
+
+
+_FUEL = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3}
+
+
 def apply(s: GameState, seat: int, action: Action) -> None:
     if action.kind != "power":
         raise s.illegal(seat, action, "choose the plants to run (power ... burn ...) or power nothing")
-    chosen = None
-    for plants, burn, cities in options(s, seat):
-        if plants == action.plants and burn == action.fuel:
-            chosen = cities
-            break
+    chosen = _cities_run(s, seat, action.plants, action.fuel)
     if chosen is None:
         raise s.illegal(seat, action, _why_not(s, seat, action))
     s.note(("act", seat, action))

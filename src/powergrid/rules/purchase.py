@@ -18,23 +18,23 @@ _BUYS: tuple[tuple[Action, ...], ...] = tuple(
 
 def most_affordable(s: GameState, seat: int) -> tuple[int, int, int, int]:
     """How many units of each resource the seat can buy now (storage, market, money)."""
-    held = s.resources_of(seat)
-    space = room(held, capacities(s.scn, s.plants[seat]))
-    money = s.money[seat]
+    space = room(s.resources_of(seat), capacities(s.scn, s.plants[seat]))
+    return (_affordable(s, seat, 0, space[0]), _affordable(s, seat, 1, space[1]),
+            _affordable(s, seat, 2, space[2]), _affordable(s, seat, 3, space[3]))
+
+
+def _affordable(s: GameState, seat: int, r: int, space: int) -> int:
+    limit = min(space, s.market_res[r])
+    if not limit:
+        return 0
     scn = s.scn
-    out = [0, 0, 0, 0]
-    for r in range(4):
-        limit = min(space[r], s.market_res[r])
-        if not limit:
-            continue
-        prefix = scn.price_prefix[r]
-        start = scn.capacity[r] - s.market_res[r]
-        base = prefix[start]
-        n = 0
-        while n < limit and prefix[start + n + 1] - base <= money:
-            n += 1
-        out[r] = n
-    return out[0], out[1], out[2], out[3]
+    prefix = scn.price_prefix[r]
+    start = scn.capacity[r] - s.market_res[r]
+    budget = prefix[start] + s.money[seat]
+    n = 0
+    while n < limit and prefix[start + n + 1] <= budget:
+        n += 1
+    return n
 
 
 def legal(s: GameState, seat: int) -> list[Action]:
@@ -58,7 +58,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, "not a purchase")
     if n > s.market_res[r]:
         raise s.illegal(seat, action, f"only {s.market_res[r]} {RESOURCES[r]} in the market")
-    limit = most_affordable(s, seat)[r]
+    limit = _affordable(s, seat, r, room(s.resources_of(seat), capacities(s.scn, s.plants[seat]))[r])
     if n > limit:
         cost = s.scn.buy_cost(r, s.market_res[r], n)
         if cost > s.money[seat]:

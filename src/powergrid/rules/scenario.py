@@ -61,6 +61,11 @@ def make_scenario(config: GameConfig, regions: tuple[str, ...], seating: tuple[i
     check_regions(game_map, regions, rules.regions)
     board = board_for(game_map, regions)
     first_game = config.variant == "first_game"
+    end_cities = FIRST_GAME_CITIES if first_game else rules.end_cities
+    if len(board.in_play) < end_cities:
+        from .errors import InvalidConfig
+        raise InvalidConfig(f"only {len(board.in_play)} cities are in play on {game_map.name}, but the "
+                            f"game ends at {end_cities} cities with {config.players} players")
     position = [0] * config.players
     for i, seat in enumerate(seating):
         position[seat] = i
@@ -69,7 +74,7 @@ def make_scenario(config: GameConfig, regions: tuple[str, ...], seating: tuple[i
         config=config, catalog=cat, rules=rules, board=board, seating=seating,
         seat_position=tuple(position), first_game=first_game,
         max_houses=FIRST_GAME_CITIES if first_game else HOUSES_PER_PLAYER,
-        end_cities=FIRST_GAME_CITIES if first_game else rules.end_cities,
+        end_cities=end_cities,
         plant_burn={n: p.burn for n, p in cat.plants.items()},
         plant_cities={n: p.cities for n, p in cat.plants.items()},
         plant_kind={n: p.kind for n, p in cat.plants.items()},

@@ -14,11 +14,15 @@ _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
 def _mask(state: GameState) -> GameState:
     masked = state.clone()
     deck = masked.deck
-    top, bottom = state.known_top, state.known_bottom
-    for i in range(len(deck)):
-        known = i < bottom or i >= len(deck) - top or deck[i] == STEP3
-        if not known:
-            deck[i] = UNKNOWN
+    size = len(deck)
+    bottom = state.known_bottom
+    hidden_end = size - state.known_top
+    if bottom < hidden_end:
+        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3).
+        step3_at = deck.index(STEP3) if STEP3 in deck else -1
+        deck[bottom:hidden_end] = [UNKNOWN] * (hidden_end - bottom)
+        if step3_at >= 0:
+            deck[step3_at] = STEP3
     masked.removed = (UNKNOWN,) * len(state.removed)
     masked.rng = 0
     return masked
@@ -46,6 +50,22 @@ class GameView:
 
     def legal_actions(self) -> list[Any]:
         return self._state.legal_actions()
+
+    @property
+    def public_state(self) -> GameState:
+        """The state as this seat sees it: hidden deck cards are -1 and removed plants are -1.
+
+        Reading it is as fast as reading a GameState; applying actions to it is only sound
+        until a card must be drawn (use :func:`determinize` for look-ahead).
+        """
+        return self._state
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameView):
+            return NotImplemented
+        return self.seat == other.seat and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def deck_size(self) -> int:
