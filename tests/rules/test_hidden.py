@@ -73,7 +73,17 @@ def _public(d: dict) -> dict:
     d = dict(d)
     for key in ("deck", "removed", "rng", "format", "seat"):
         d.pop(key, None)
+    d["config"] = {k: v for k, v in d["config"].items() if k != "seed"}   # the seed fixes the deck
     return d
+
+
+def test_a_view_never_shows_the_seed() -> None:
+    # The seed fixes the deck order, so it is hidden like the deck (RULES.md, Hidden information).
+    s = pg.new_game(pg.GameConfig(map="germany", players=3, seed=12345))
+    v = s.view(1)
+    assert "seed" not in v.to_dict()["config"]
+    assert v.config.seed is None and v.scn.config.seed is None
+    assert pg.determinize(v, random.Random(1)).config.seed == 0
 
 
 def test_determinize_gives_a_consistent_full_state() -> None:

@@ -10,6 +10,7 @@ from .actions import NO_FUEL, Action
 
 if TYPE_CHECKING:
     from .state import GameState
+    from .view import GameView
 
 #: (plants run, resources burned, cities powered)
 PowerOption = tuple[tuple[int, ...], tuple[int, int, int, int], int]
@@ -74,8 +75,10 @@ def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
     return total
 
 
-def default_action(s: GameState, seat: int) -> Action:
+def default_action(game: GameState | GameView, seat: int) -> Action:
     """RULES.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
+    from .view import GameView
+    s: GameState = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])
     best = min(options(s, seat),
                key=lambda o: (-min(o[2], owned), fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -46,6 +48,28 @@ class Scenario:
         prefix = self.price_prefix[resource]
         start = self.capacity[resource] - in_market
         return prefix[start + amount] - prefix[start]
+
+
+def public_scenario(scn: Scenario) -> Scenario:
+    """The scenario as players see it: the seed (which fixes the deck order) is None."""
+    cached: Scenario | None = scn.__dict__.get("_public")
+    if cached is None:
+        config = copy.copy(scn.config)
+        object.__setattr__(config, "seed", None)
+        cached = dataclasses.replace(scn, config=config)
+        object.__setattr__(cached, "_public", cached)
+        object.__setattr__(scn, "_public", cached)
+    return cached
+
+
+def sampled_scenario(scn: Scenario) -> Scenario:
+    """The scenario of a determinized state: a valid config whose seed is 0, since the true seed
+    is hidden (only the deck it ordered matters from setup on, and that is sampled)."""
+    cached: Scenario | None = scn.__dict__.get("_sampled")
+    if cached is None:
+        cached = dataclasses.replace(scn, config=dataclasses.replace(scn.config, seed=0))
+        object.__setattr__(scn, "_sampled", cached)
+    return cached
 
 
 def resolve_map(config: GameConfig) -> GameMap:

@@ -30,7 +30,7 @@ def _event_from_json(item: Any) -> tuple[Any, ...]:
     return tuple(tuple(x) if isinstance(x, list) else x for x in item)
 
 
-def state_to_dict(s: Any) -> dict[str, Any]:
+def state_to_dict(s: Any, include_log: bool = True) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -63,7 +63,7 @@ def state_to_dict(s: Any) -> dict[str, Any]:
                     "discard_seat": s.discard_seat, "new_plant": s.new_plant},
         "winners": list(s.winners_) if s.winners_ is not None else None,
         "decisions": s.decisions,
-        "log": [_event_to_json(e) for e in s.events],
+        "log": [_event_to_json(e) for e in s.events] if include_log else [],
     }
 
 

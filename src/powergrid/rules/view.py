@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from .catalog import STEP3, UNKNOWN, catalog
+from .scenario import public_scenario, sampled_scenario
 from .state import GameState
 
 _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
@@ -25,6 +26,7 @@ def _mask(state: GameState) -> GameState:
             deck[step3_at] = STEP3
     masked.removed = (UNKNOWN,) * len(state.removed)
     masked.rng = 0
+    masked.scn = public_scenario(state.scn)
     return masked
 
 
@@ -90,12 +92,18 @@ class GameView:
     def removed_count(self) -> int:
         return len(self._state.removed)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, include_log: bool = True) -> dict[str, Any]:
+        """The view as JSON (format ``powergrid.view``): no generator, no seed, hidden cards -1.
+
+        ``include_log=False`` leaves the log out (it grows with the game; clients that keep
+        their own copy of it need not pay for it on every update).
+        """
         from .serialize import state_to_dict
-        data = state_to_dict(self._state)
+        data = state_to_dict(self._state, include_log)
         data["format"] = "powergrid.view"
         data["seat"] = self.seat
         del data["rng"]
+        del data["config"]["seed"]
         return data
 
     def __repr__(self) -> str:
@@ -135,4 +143,5 @@ def determinize(view: GameView, rng: random.Random | int | None = None) -> GameS
         s.deck[i] = plant
     s.removed = tuple(pool[len(slots):])
     s.rng = rng.getrandbits(64)
+    s.scn = sampled_scenario(s.scn)
     return s

@@ -1,0 +1,221 @@
+"""The FastAPI application: routes, error mapping, body limit, static client, lifespan."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import make_url
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import powergrid as pg
+
+from . import db, views
+from .errors import ApiError
+from .limits import BodyLimit
+from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
+from .schemas import CreateGame, PostAction
+from .service import GameService, public_seat
+from .settings import Settings
+from .socket import serve_socket
+from .store import Store
+
+log = logging.getLogger("powergrid.server")
+
+WEB = Path(__file__).resolve().parent.parent / "web" / "static"
+NOTIFY_CHANNEL = "powergrid_games"
+
+PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power Grid</title></head>
+<body><h1>Power Grid server</h1><p>The browser client is not installed. The API is documented at
+<a href="/docs">/docs</a>.</p></body></html>"""
+
+
+def make_hub(settings: Settings) -> tuple[Hub, str | None]:
+    """The fan-out, and the channel the store NOTIFYs on (PostgreSQL without Redis)."""
+    if settings.redis_url:
+        return RedisHub(settings.redis_url, NOTIFY_CHANNEL), None
+    if settings.is_postgres:
+        conninfo = make_url(settings.database_url).set(drivername="postgresql")
+        return PostgresHub(conninfo.render_as_string(hide_password=False), NOTIFY_CHANNEL), NOTIFY_CHANNEL
+    return MemoryHub(), None
+
+
+class JSONBytes(Response):
+    """JSON encoded once per version and seat (the state is large: FastAPI's encoder is skipped)."""
+
+    media_type = "application/json"
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = db.make_engine(settings.database_url)
+        db.migrate(engine)
+        hub, channel = make_hub(settings)
+        service = GameService(Store(engine, channel), hub, settings)
+        await service.start()
+        app.state.service = service
+        try:
+            yield
+        finally:
+            await service.stop()
+            engine.dispose()
+
+    app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
+                  description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
+                  lifespan=lifespan)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.state.settings = settings
+
+    def service_of(request: Request | WebSocket) -> GameService:
+        return request.app.state.service  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ errors
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "request"
+        message = f"{where}: {first.get('msg', 'invalid')}"
+        if any(e.get("type") == "json_invalid" for e in errors):
+            error = ApiError("malformed_request", "the body is not valid JSON")
+        elif request.url.path == "/api/games" and request.method == "POST" and all(
+                len(e.get("loc", ())) > 1 for e in errors):
+            error = ApiError("invalid_config", message)
+        else:
+            error = ApiError("malformed_request", message)
+        return JSONResponse(error.body(), status_code=error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "malformed_request")
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}},
+                            status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return JSONResponse({"error": {"code": "internal_error", "message": "the server failed; nothing was "
+                                                                            "changed"}}, status_code=500)
+
+    # ------------------------------------------------------------------ maps
+    @app.get("/api/maps", tags=["maps"])
+    async def list_maps() -> dict[str, Any]:
+        """The packaged maps."""
+        from powergrid.rules.maps import PACKAGED_MAPS
+        return {"maps": list(PACKAGED_MAPS)}
+
+    @app.get("/api/maps/{name}", tags=["maps"])
+    async def get_map(name: str) -> dict[str, Any]:
+        """A map's cities (positions in [0, 1]), regions, colours, connections and region adjacency."""
+        from powergrid.rules.maps import PACKAGED_MAPS
+        if name not in PACKAGED_MAPS:
+            raise ApiError("unknown_map", f"no map {name!r}; the maps are {', '.join(PACKAGED_MAPS)}")
+        return views.map_info(name)
+
+    # ------------------------------------------------------------------ games
+    @app.post("/api/games", status_code=201, tags=["games"])
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        """Create a game; the answer holds every human seat's token (hot-seat, or links for friends)."""
+        specs: list[tuple[str, str | None]]
+        if body.seats is not None:
+            specs = [(s.kind, s.bot) for s in body.seats]
+        else:
+            specs = [("human", None)] * max(0, min(body.players, 6))
+        return await service_of(request).create_game(body.map, body.players, body.regions, body.variant,
+                                                      body.seed, specs)
+
+    @app.get("/api/games", tags=["games"])
+    async def list_games(request: Request) -> dict[str, Any]:
+        """The newest games (at most 200), with their open seats."""
+        return {"games": await service_of(request).list_games()}
+
+    @app.get("/api/games/{game_id}", tags=["games"], response_class=JSONBytes)
+    async def public_state(game_id: str, request: Request) -> Response:
+        """The public view of a game (what a spectator sees)."""
+        live = await service_of(request).fresh(game_id)
+        return JSONBytes(live.latest.body(game_id, None, seats=[public_seat(s) for s in live.row.seats]))
+
+    @app.post("/api/games/{game_id}/seats/{seat}/claim", tags=["games"])
+    async def claim_seat(game_id: str, seat: int, request: Request) -> dict[str, Any]:
+        """Take an unclaimed human seat: a new token (the creator's token for it stops working)."""
+        return await service_of(request).claim(game_id, seat)
+
+    @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes)
+    async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()],
+                        authorization: Annotated[str | None, Header()] = None) -> Response:
+        """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
+        service = service_of(request)
+        live = await service.live(game_id)
+        await service.authenticate(live, seat, bearer(authorization))
+        live = await service.fresh(game_id)
+        return JSONBytes(live.latest.body(game_id, seat))
+
+    @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes)
+    async def post_action(game_id: str, body: PostAction, request: Request,
+                          authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Take an action for a seat (its token), at the version the client saw."""
+        frame = await service_of(request).act(game_id, body.seat, bearer(authorization), body.action,
+                                              body.version)
+        return JSONBytes(frame.body(game_id, body.seat))
+
+    @app.get("/api/games/{game_id}/record", tags=["games"])
+    async def game_record(game_id: str, request: Request,
+                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        """The game record (config with the seed, bots, actions), replayable with `powergrid show`.
+
+        Anyone may have it once the game is over; while it is played only a seat's token gets it.
+        """
+        service = service_of(request)
+        live = await service.fresh(game_id)
+        if not live.state.is_over:
+            if not settings.record_while_playing:
+                raise ApiError("game_over", "the record is available when the game is over")
+            await service.any_seat_token(live, bearer(authorization))
+        return service.record(live)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        await serve_socket(service_of(websocket), websocket, game_id, settings.max_body_bytes)
+
+    # ------------------------------------------------------------------ the browser client
+    app.mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static")
+
+    def page(name: str) -> Any:
+        path = WEB / name
+        return FileResponse(path) if path.is_file() else HTMLResponse(PLACEHOLDER)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Any:
+        return page("index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> Any:
+        return page("game.html")
+
+    return app
+
+
+def create_app_from_env() -> FastAPI:
+    """For uvicorn's ``--factory`` (several worker processes): settings from POWERGRID_* variables."""
+    return create_app(Settings())

@@ -1,0 +1,108 @@
+"""The database: tables (created by the Alembic migrations), engines, and running the migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+
+metadata = MetaData()
+
+#: one row per game: its config (with the seed) never changes; version/status/round/to_act follow the log
+games = Table(
+    "games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("map", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("variant", String(32), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("to_act", Integer, nullable=True),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(64), nullable=True),
+    Column("bot_seed", BigInteger, nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("claimed", Boolean, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat"),
+)
+
+#: the append-only log; the (game_id, seq) key lets exactly one writer take each sequence number
+actions = Table(
+    "actions", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game_id", "seq"),
+)
+
+#: state.to_dict() after action ``seq`` (derived data: loading works without any of them)
+snapshots = Table(
+    "snapshots", metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("history", Text, nullable=False),
+    PrimaryKeyConstraint("game_id", "seq"),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
+    """An engine for SQLite (WAL, waits for locks) or PostgreSQL (psycopg 3)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               pool_size=8, max_overflow=8)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sqlite_synchronous}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (safe to run from several processes at once)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # two servers starting together must not both create the tables
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(712001)")
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

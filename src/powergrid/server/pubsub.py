@@ -1,0 +1,162 @@
+"""Fan-out of "game G reached version V" between server processes.
+
+One interface, three transports: in memory (one process), PostgreSQL LISTEN/NOTIFY (the NOTIFY
+is sent by the append transaction itself, see Store.append), and Redis pub/sub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger("powergrid.server")
+
+#: called (on the event loop) with a game id and the version it reached
+Listener = Callable[[str, int], None]
+
+
+class Hub:
+    """Delivers every published (game, version) to the listener of every process, this one included."""
+
+    #: whether other processes can hear what this one publishes
+    shared = False
+
+    def __init__(self) -> None:
+        self.listener: Listener | None = None
+
+    async def start(self, listener: Listener) -> None:
+        self.listener = listener
+
+    async def publish(self, game_id: str, version: int) -> None:
+        """Announce an action committed by this process."""
+        self._deliver(game_id, version)
+
+    async def stop(self) -> None:
+        self.listener = None
+
+    def _deliver(self, game_id: str, version: int) -> None:
+        if self.listener is not None:
+            self.listener(game_id, version)
+
+
+class MemoryHub(Hub):
+    """One process: the listener is called directly."""
+
+
+#: the "version" announcing that a game's seats changed (a claim: a token was replaced)
+SEATS_CHANGED = -1
+
+
+def message(game_id: str, version: int) -> str:
+    return f"{game_id} {'seats' if version == SEATS_CHANGED else version}"
+
+
+def _parse(payload: str) -> tuple[str, int] | None:
+    game_id, _, version = payload.partition(" ")
+    if version == "seats":
+        return game_id, SEATS_CHANGED
+    return (game_id, int(version)) if version.isdigit() else None
+
+
+class PostgresHub(Hub):
+    """LISTEN on one channel in a thread; the appending transaction sends the NOTIFY on commit."""
+
+    shared = True
+
+    def __init__(self, conninfo: str, channel: str) -> None:
+        super().__init__()
+        self.conninfo = conninfo
+        self.channel = channel
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+
+    async def start(self, listener: Listener) -> None:
+        await super().start(listener)
+        loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._listen, args=(loop,), name="pg-listen", daemon=True)
+        self._thread.start()
+        await asyncio.to_thread(self._ready.wait, 10)
+
+    async def publish(self, game_id: str, version: int) -> None:
+        self._deliver(game_id, version)  # here at once; the NOTIFY reaches the other processes
+
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        import psycopg
+        from psycopg import sql
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True) as conn:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            parsed = _parse(note.payload)
+                            if parsed is not None:
+                                loop.call_soon_threadsafe(self._deliver, *parsed)
+            except Exception as exc:  # the database restarted or the network failed: listen again
+                if self._stop.is_set():
+                    break
+                log.warning("LISTEN connection lost (%s); reconnecting", exc)
+                self._stop.wait(1.0)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 5)
+        await super().stop()
+
+
+class RedisHub(Hub):
+    """Redis pub/sub: publish after commit; a task listens to the channel."""
+
+    shared = True
+
+    def __init__(self, url: str, channel: str) -> None:
+        super().__init__()
+        self.url = url
+        self.channel = channel
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, listener: Listener) -> None:
+        import redis.asyncio as redis
+
+        await super().start(listener)
+        self._client = redis.from_url(self.url)
+        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel)
+        self._task = asyncio.create_task(self._listen())
+
+    async def publish(self, game_id: str, version: int) -> None:
+        self._deliver(game_id, version)
+        await self._client.publish(self.channel, message(game_id, version))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("Redis pub/sub failed (%s); retrying", exc)
+                await asyncio.sleep(1.0)
+                continue
+            if message and message.get("type") == "message":
+                data = message["data"]
+                parsed = _parse(data.decode() if isinstance(data, bytes) else str(data))
+                if parsed is not None:
+                    self._deliver(*parsed)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        await self._pubsub.aclose()
+        await self._client.aclose()
+        await super().stop()

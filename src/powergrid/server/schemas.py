@@ -1,0 +1,41 @@
+"""Request bodies (Pydantic): unknown fields are refused, sizes are bounded."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class SeatSpec(BaseModel):
+    """A seat: a person (who gets a token) or a bot of a kind and level (``heuristic``, ``mcts:fast``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(None, max_length=64, description="for kind 'bot': random, heuristic, mcts...")
+
+    @model_validator(mode="after")
+    def _bot_named(self) -> SeatSpec:
+        if self.kind == "bot" and not self.bot:
+            raise ValueError("a bot seat needs a bot name, e.g. \"random\" or \"heuristic\"")
+        if self.kind == "human" and self.bot is not None:
+            raise ValueError("a human seat has no bot")
+        return self
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    map: str = Field("germany", max_length=64, description="germany or usa")
+    players: int = Field(4, description="2 to 6")
+    regions: list[str] | None = Field(None, max_length=12,
+                                      description="regions in play, or null for a random connected choice")
+    variant: str = Field("standard", max_length=32, description="standard or first_game")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
+    seats: list[SeatSpec] | None = Field(None, max_length=6, description="one per player; null: all human")
+
+
+class PostAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    action: str = Field(max_length=300, description="action notation, e.g. 'bid 16' or 'build Köln'")
+    version: int | None = Field(None, description="the version the client saw; a stale one is refused")

@@ -1,0 +1,150 @@
+"""What leaves the server about a game: GameView.to_dict() plus public fields derived from it.
+
+Nothing here reads the deck order, the removed plants or the seed: the payload is built from the
+seat's view, and the view's config has its seed taken out (the seed would give the deck away).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import powergrid as pg
+from powergrid.rules.catalog import RESOURCES, STARTING_MONEY, catalog
+from powergrid.rules.events import describe
+
+LOG_LINES = 200
+CAPACITY_KINDS = ("coal", "oil", "hybrid", "garbage", "uranium")
+
+
+def event_json(event: tuple[Any, ...]) -> list[Any]:
+    """A log entry as the state JSON writes it."""
+    if event[0] == "act":
+        return ["act", event[1], str(event[2])]
+    return [list(x) if isinstance(x, tuple) else x for x in event]
+
+
+@dataclass(frozen=True)
+class LogTail:
+    """The last LOG_LINES log entries (JSON and words) and how many there are in all."""
+
+    entries: tuple[list[Any], ...]
+    text: tuple[str, ...]
+    total: int
+
+    @classmethod
+    def of(cls, state: pg.GameState) -> LogTail:
+        events = state.events
+        tail = events[-LOG_LINES:]
+        return cls(tuple(event_json(e) for e in tail), tuple(describe(state.scn, e) for e in tail),
+                   len(events))
+
+    def extended(self, state: pg.GameState, events: list[tuple[Any, ...]]) -> LogTail:
+        if not events:
+            return self
+        entries = (self.entries + tuple(event_json(e) for e in events))[-LOG_LINES:]
+        text = (self.text + tuple(describe(state.scn, e) for e in events))[-LOG_LINES:]
+        return LogTail(entries, text, self.total + len(events))
+
+
+def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
+                  log_tail: LogTail) -> dict[str, Any]:
+    """The view's JSON with the derived public fields of the API contract.
+
+    The log is cut to its last LOG_LINES entries ("log_total" counts them all; the record has the
+    whole game): serializing a long game's whole log for every push would dominate the server's time.
+    """
+    data = view.to_dict(include_log=False)  # the log is sent from log_tail instead
+    cat = catalog()
+    players = view.players
+    data["log"] = list(log_tail.entries)
+    data["log_text"] = list(log_tail.text)
+    data["log_total"] = log_tail.total
+    data["current_market"] = list(view.current_market())
+    data["future_market"] = list(view.future_market())
+    prices: dict[str, list[list[Any]]] = {}
+    for r, name in enumerate(RESOURCES):
+        slots = cat.tracks[r].slot_prices
+        first_filled = len(slots) - view.market_res[r]
+        prices[name] = [[price, i >= first_filled] for i, price in enumerate(slots)]
+    data["prices"] = prices
+    shown = set(view.market) | {p for seat in range(players) for p in view.plants[seat]}
+    shown.update(view.deck_top_known)
+    shown.update(view.deck_bottom_known)
+    data["plants"] = {str(n): {"kind": cat.plants[n].kind, "burn": cat.plants[n].burn,
+                               "cities": cat.plants[n].cities}
+                      for n in sorted(shown) if n in cat.plants}
+    data["powerable"] = [view.powerable(seat) for seat in range(players)]
+    capacity = []
+    for seat in range(players):
+        cap = dict.fromkeys(CAPACITY_KINDS, 0)
+        for n in view.plants[seat]:
+            plant = cat.plants[n]
+            if plant.kind in cap:
+                cap[plant.kind] += plant.storage
+        capacity.append(cap)
+    data["capacity"] = capacity
+    names = view.scn.map.cities
+    data["houses"] = {names[city]: list(seats) for city, seats in enumerate(view.houses) if seats}
+    data["deck_size"] = view.deck_size
+    data["step3_in_deck"] = view.step3_in_deck
+    data["history"] = history
+    data["game_over"] = view.is_over
+    data["winners"] = list(view.winners) if view.is_over else []
+    data["to_act"] = view.current_player
+    return data
+
+
+def seat_extras(view: pg.GameView, seat: int | None) -> dict[str, Any]:
+    """``to_act``, and for the seat to act: its legal actions, build costs or default power."""
+    to_act = view.current_player
+    extras: dict[str, Any] = {"to_act": to_act}
+    if seat is None or to_act != seat:
+        return extras
+    extras["legal"] = [str(a) for a in view.legal_actions()]
+    if view.phase == pg.Phase.BUILD:
+        names = view.scn.map.cities
+        costs = {}
+        for city in view.scn.board.in_play:
+            cost = view.build_cost(seat, city)
+            if cost is not None:
+                costs[names[city]] = cost
+        extras["build_costs"] = costs
+    elif view.phase == pg.Phase.BUREAUCRACY:
+        extras["default_power"] = str(pg.default_power(view, seat))  # type: ignore[arg-type]  # reads only
+    return extras
+
+
+def empty_history(players: int) -> dict[str, list[list[int]]]:
+    """Standings before round 1: everyone's starting money and no city."""
+    return {"money": [[STARTING_MONEY] * players], "cities": [[0] * players]}
+
+
+def record_round(history: dict[str, list[list[int]]], state: pg.GameState) -> None:
+    """Add the standings at the end of a round (money after payday, cities built)."""
+    history["money"].append(list(state.money))
+    history["cities"].append([len(c) for c in state.cities])
+
+
+def map_info(name: str) -> dict[str, Any]:
+    """A packaged map for drawing the board (raises pg.UnknownMap)."""
+    game_map = pg.load_map(name)
+    cat = catalog()
+    adjacency = game_map.region_adjacency()
+    return {
+        "name": game_map.name,
+        "cities": [{"name": city, "region": game_map.city_region[i], "x": game_map.positions[city][0],
+                    "y": game_map.positions[city][1]} for i, city in enumerate(game_map.cities)],
+        "regions": {r: [game_map.cities[i] for i in idx] for r, idx in game_map.regions.items()},
+        "region_colours": {r: REGION_COLOURS.get(r, "#999999") for r in game_map.regions},
+        "connections": [{"a": game_map.cities[a], "b": game_map.cities[b], "cost": cost}
+                        for a, b, cost in game_map.connections],
+        "adjacency": {r: sorted(adj) for r, adj in adjacency.items()},
+        "regions_per_players": {str(n): rules.regions for n, rules in sorted(cat.player_counts.items())},
+    }
+
+
+REGION_COLOURS = {
+    "green": "#4caf50", "brown": "#8d6e63", "yellow": "#fdd835", "red": "#e53935",
+    "cyan": "#26c6da", "purple": "#8e24aa", "blue": "#1e88e5", "orange": "#fb8c00",
+}

@@ -1,0 +1,233 @@
+// Shared helpers: DOM building, the HTTP API, seat tokens kept in this browser, game facts.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Append children to a node, skipping null/undefined/false (like h()). */
+export function append(node, ...children) {
+  return fill(node, {}, children);
+}
+
+/** An HTML element: h("button", {class: "x", onclick: f}, "text", child...). */
+export function h(tag, attrs, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, same call shape as h(). */
+export function s(tag, attrs, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the server's JSON API; a refusal becomes an ApiError carrying the server's words. */
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, "network", "The server cannot be reached. Is `powergrid serve` running?");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || `http_${response.status}`,
+      error.message || `The server refused (${response.status}).`);
+  }
+  return data;
+}
+
+// --- seats held by this browser (hot-seat: several per game) -----------------------------------
+const SEATS_KEY = "powergrid.seats";
+
+function readSeats() {
+  try {
+    return JSON.parse(localStorage.getItem(SEATS_KEY)) || {};
+  } catch (err) {
+    return {};
+  }
+}
+
+/** {seat: token} for every seat of this game held in this browser. */
+export function seatsHeld(gameId) {
+  return readSeats()[gameId] || {};
+}
+
+export function rememberSeat(gameId, seat, token) {
+  const all = readSeats();
+  all[gameId] = { ...(all[gameId] || {}), [seat]: token };
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+export function forgetSeat(gameId, seat) {
+  const all = readSeats();
+  if (all[gameId]) delete all[gameId][seat];
+  localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+}
+
+export function gamesHeld() {
+  return Object.keys(readSeats());
+}
+
+// --- game facts ---------------------------------------------------------------------------------
+export const PLAYER_COLOURS = ["#d33a3a", "#2f6fd6", "#2b9a4a", "#e5b820", "#8e4fc4", "#3b3b44"];
+export const PLAYER_NAMES = ["Red", "Blue", "Green", "Yellow", "Purple", "Black"];
+export const RESOURCES = ["coal", "oil", "garbage", "uranium"];
+export const RESOURCE_COLOURS = { coal: "#7a5530", oil: "#1f1f24", garbage: "#e8c22e", uranium: "#d8332f" };
+export const KIND_COLOURS = {
+  coal: "#8a5d34", oil: "#2c2c33", garbage: "#d9b227", uranium: "#c93a36",
+  hybrid: "linear-gradient(135deg, #8a5d34 0 50%, #2c2c33 50% 100%)",
+  ecological: "#3f9a45", fusion: "#4a7fd0",
+};
+export const KIND_LABELS = {
+  coal: "coal", oil: "oil", garbage: "garbage", uranium: "uranium", hybrid: "coal or oil",
+  ecological: "wind / sun", fusion: "fusion",
+};
+/** Elektro paid for 0..20 cities powered (RULES.md, bureaucracy). */
+export const PAYMENT = [10, 22, 33, 44, 54, 64, 73, 82, 90, 98, 105, 112, 118, 124, 129, 134, 138, 142, 145, 148, 150];
+export const SLOT_COSTS = [10, 15, 20];
+export const PHASE_NAMES = { 2: "Auction", 3: "Buy resources", 4: "Build", 5: "Bureaucracy", 6: "Game over" };
+
+export function payment(cities) {
+  return PAYMENT[Math.min(Math.max(cities, 0), PAYMENT.length - 1)];
+}
+
+export function playerName(seat) {
+  return PLAYER_NAMES[seat] || `P${seat}`;
+}
+
+/** A small coloured chip naming a player. */
+export function playerChip(seat, suffix = "") {
+  return h("span", { class: "pchip", style: `--pc:${PLAYER_COLOURS[seat]}` },
+    h("i", { class: "pdot" }), playerName(seat) + suffix);
+}
+
+function fuelInWords(text) {
+  const parts = text.trim().split(/\s+/).map((part) => part.replace(/^(\d+)([a-z]+)$/, "$1 $2"));
+  return text.trim() === "nothing" ? "nothing" : parts.join(", ");
+}
+
+/** "P1: open 6 25" (action notation) -> "P1 opens an auction for plant 6 at 25". */
+export function actionInWords(text) {
+  if (text.includes("; ")) return text.split("; ").map(actionInWords).join("; ");
+  const match = /^(P\d): (.*)$/.exec(text);
+  if (!match) return text;
+  const [, who, action] = match;
+  const words = action.split(" ");
+  switch (words[0]) {
+    case "open": return `${who} opens an auction for plant ${words[1]} at ${words[2]}`;
+    case "bid": return `${who} bids ${words[1]}`;
+    case "pass": return `${who} passes`;
+    case "done": return `${who} is done`;
+    case "buy": return `${who} buys ${words[1]} ${words[2]}`;
+    case "build": return `${who} builds in ${action.slice(6)}`;
+    case "discard": return `${who} discards plant ${words[1]}, keeping ${fuelInWords(action.split(" keep ")[1] || "nothing")}`;
+    case "power": {
+      if (action === "power nothing") return `${who} runs no plant`;
+      const [head, burn] = action.split(" burn ");
+      const plants = head.split(" ").slice(1);
+      return `${who} runs plant${plants.length > 1 ? "s" : ""} ${plants.join(", ")}${burn && burn !== "nothing" ? ` burning ${fuelInWords(burn)}` : ""}`;
+    }
+    default: return text;
+  }
+}
+
+/** Turn log text ("P2 bids 16") into nodes with coloured player names. */
+export function describeLine(raw) {
+  const text = actionInWords(raw).replace(/\b1 cities\b/g, "1 city");
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(/\bP(\d)\b/g)) {
+    parts.push(text.slice(last, match.index));
+    parts.push(playerChip(Number(match[1])));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
+export function elektro(amount) {
+  return `${amount}\u00a0E`;
+}
+
+/** A resource token icon (a small coloured shape per resource). */
+export function resourceIcon(resource, size = 12) {
+  const colour = RESOURCE_COLOURS[resource];
+  const half = size / 2;
+  let shape;
+  if (resource === "hybrid") {
+    // Coal or oil: a token split between the two colours.
+    return s("svg", { class: "res-icon res-hybrid", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": "coal or oil", role: "img" },
+      s("path", { d: `M1 1H${size - 1}L1 ${size - 1}Z`, fill: RESOURCE_COLOURS.coal }),
+      s("path", { d: `M${size - 1} 1V${size - 1}H1Z`, fill: RESOURCE_COLOURS.oil }),
+      s("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: 2, fill: "none", stroke: "#fff", "stroke-width": 0.8 }));
+  }
+  if (resource === "coal") shape = s("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: 2, fill: colour });
+  else if (resource === "oil") shape = s("path", {
+    d: `M${half} 1 C ${half} 1 ${size - 1.5} ${half + 1} ${size - 1.5} ${size * 0.66} A ${half - 1.5} ${half - 1.5} 0 0 1 1.5 ${size * 0.66} C 1.5 ${half + 1} ${half} 1 ${half} 1 Z`,
+    fill: colour,
+  });
+  else if (resource === "garbage") shape = s("rect", { x: 1.5, y: 2, width: size - 3, height: size - 3, rx: 1, fill: colour, stroke: "#8a7214", "stroke-width": 1 });
+  else shape = s("circle", { cx: half, cy: half, r: half - 1, fill: colour, stroke: "#fff", "stroke-width": 1.2 });
+  return s("svg", { class: `res-icon res-${resource}`, width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": resource, role: "img" }, shape);
+}
+
+/** Show a short message at the bottom of the screen. */
+export function toast(message, kind = "info", ms = 3500) {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, ...(typeof message === "string" ? describeLine(message) : [message]));
+  box.append(note);
+  setTimeout(() => note.classList.add("leaving"), ms);
+  setTimeout(() => note.remove(), ms + 400);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (err) {
+    const area = h("textarea", { style: "position:fixed;opacity:0" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    return ok;
+  }
+}
+
+export function absoluteLink(path) {
+  return new URL(path, window.location.origin).href;
+}

@@ -1,0 +1,458 @@
+// The game page: keeps the latest view, talks to the server, redraws every panel.
+import { Board } from "./board.js";
+import { lineChart } from "./charts.js";
+import {
+  PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
+} from "./common.js";
+import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
+import { renderPlantMarket, renderResourceMarket } from "./markets.js";
+import { renderPlayers } from "./players.js";
+
+const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
+const $ = (id) => document.getElementById(id);
+
+const game = {
+  seats: [],        // public seat list (kind, bot)
+  held: {},         // seat -> token held in this browser
+  seat: null,       // the seat shown (null: spectator)
+  follow: true,     // hot-seat: switch to whichever held seat is to act
+  version: -1,
+  message: null,    // the latest {state, to_act, legal, build_costs, default_power}
+  mapInfo: null,
+  board: null,
+  busy: false,      // sending a sequence of actions: redraw the decision form only after
+  socket: null,
+  socketSeat: undefined,
+  retry: 0,
+  endShown: false,
+  decisionKey: "",
+  cityHandler: null,
+};
+
+function readUrlSeat() {
+  const params = new URLSearchParams(window.location.search);
+  const seat = params.get("seat");
+  const token = params.get("token");
+  if (seat !== null && token) {
+    rememberSeat(gameId, Number(seat), token);
+    // Keep the token out of the address bar (and of screenshots); it lives in localStorage.
+    params.delete("token");
+    const query = params.toString();
+    history.replaceState(null, "", window.location.pathname + (query ? `?${query}` : ""));
+  }
+  return seat === null ? null : Number(seat);
+}
+
+function heldSeats() {
+  return new Set(Object.keys(game.held).map(Number));
+}
+
+async function start() {
+  const wanted = readUrlSeat();
+  game.held = seatsHeld(gameId);
+  const held = heldSeats();
+  game.seat = wanted !== null && held.has(wanted) ? wanted : held.size ? Math.min(...held) : null;
+  let info;
+  try {
+    info = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  } catch (err) {
+    $("decision").replaceChildren(h("div", { class: "decision" }, h("h2", {}, "Game not found"), h("p", { class: "hint" }, err.message),
+      h("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+    return;
+  }
+  game.seats = info.seats || [];
+  const mapName = info.state.config.map;
+  game.mapInfo = await api(`/api/maps/${encodeURIComponent(mapName)}`);
+  $("game-title").textContent = `${capital(game.mapInfo.name || mapName)} · ${info.state.players.length} players${info.state.config.variant === "first_game" ? " · first game" : ""}`;
+  document.title = `Power Grid — ${capital(mapName)}`;
+  game.board = new Board($("board"), game.mapInfo, { onCityClick: (name) => game.cityHandler && game.cityHandler(name) });
+  game.board.setRegions(info.state.regions);
+  await loadView();
+  connect();
+  $("follow").checked = game.follow;
+  $("follow").addEventListener("change", (event) => { game.follow = event.target.checked; });
+  $("show-end").addEventListener("click", () => showEnd(true));
+}
+
+function capital(text) {
+  if (text === "usa") return "USA";
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+async function loadView() {
+  const message = game.seat === null
+    ? await api(`/api/games/${encodeURIComponent(gameId)}`)
+    : await api(`/api/games/${encodeURIComponent(gameId)}/view?seat=${game.seat}`, { token: game.held[game.seat] });
+  accept(message, null, true);
+}
+
+// --- live updates ---------------------------------------------------------------------------------
+function connect() {
+  if (game.socket) {
+    game.socket.onclose = null;
+    game.socket.close();
+  }
+  const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const params = new URLSearchParams();
+  if (game.seat !== null) {
+    params.set("seat", game.seat);
+    params.set("token", game.held[game.seat]);
+  }
+  if (game.version >= 0) params.set("since", game.version);
+  const socket = new WebSocket(`${proto}//${window.location.host}/api/games/${encodeURIComponent(gameId)}/ws?${params}`);
+  game.socket = socket;
+  game.socketSeat = game.seat;
+  socket.onopen = () => {
+    game.retry = 0;
+    setConnection("live");
+  };
+  socket.onmessage = (event) => {
+    let data;
+    try {
+      data = JSON.parse(event.data);
+    } catch (err) {
+      return;
+    }
+    if (game.socket !== socket) return;
+    if (data.type === "state") accept(data, data.last);
+    else if (data.type === "error") toast(data.error ? data.error.message : "The server refused.", "error");
+  };
+  socket.onclose = (event) => {
+    setConnection("offline");
+    if (event.code === 4401 || event.code === 4403) {
+      // This browser's key for the seat no longer works (the seat was claimed elsewhere): watch instead.
+      toast(`This browser can no longer play ${playerName(game.seat)}; you are watching.`, "error", 8000);
+      delete game.held[game.seat];
+      game.seat = null;
+      loadView().catch(() => {}).finally(connect);
+      return;
+    }
+    const delay = Math.min(8000, 500 * 2 ** game.retry++);
+    setTimeout(() => { if (game.socket === socket) connect(); }, delay);
+  };
+}
+
+function setConnection(status) {
+  const node = $("connection");
+  node.className = `connection ${status}`;
+  node.title = status === "live" ? "live: moves appear as they happen" : "reconnecting…";
+  node.textContent = status === "live" ? "live" : "reconnecting";
+}
+
+/** Take a message with a view (REST reply or WebSocket push); ignore anything older than we have. */
+function accept(message, last, force = false) {
+  if (!message || !message.state) return;
+  if (message.version < game.version && !force) return;
+  const newer = message.version > game.version;
+  game.version = message.version;
+  if (message.seats) game.seats = message.seats;
+  game.message = message;
+  draw();
+  if (last && newer) highlight(last);
+  const held = heldSeats();
+  const toAct = message.to_act;
+  if (game.follow && !game.busy && toAct !== null && toAct !== undefined && held.has(toAct) && toAct !== game.seat) {
+    switchSeat(toAct, true);
+  }
+}
+
+async function switchSeat(seat, announce = false) {
+  game.seat = seat;
+  game.decisionKey = "";
+  try {
+    await loadView();
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  connect();
+  if (announce) toast(`Now playing ${playerName(seat)}`, "info", 2500);
+}
+
+// --- sending actions ------------------------------------------------------------------------------
+async function act(text) {
+  return actAll([text]);
+}
+
+/** Send actions one after another (one purchase per resource, then done...); stop at a refusal. */
+async function actAll(texts) {
+  if (game.busy) return null;
+  game.busy = true;
+  setBusy(true);
+  let reply = null;
+  try {
+    for (const text of texts) {
+      const legal = (game.message && game.message.legal) || [];
+      if (reply && !legal.includes(text)) break;
+      reply = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, {
+        method: "POST",
+        token: game.held[game.seat],
+        body: { seat: game.seat, action: text, version: game.version },
+      });
+      accept(reply, null);
+    }
+  } catch (err) {
+    showRefusal(err);
+    try {
+      await loadView();
+    } catch (again) {
+      /* the socket will bring the state */
+    }
+  } finally {
+    game.busy = false;
+    setBusy(false);
+    game.decisionKey = "";
+    if (game.message) accept(game.message, null, true);
+  }
+  return reply;
+}
+
+function showRefusal(err) {
+  const words = {
+    stale_version: "The game moved on before your move arrived; here is the latest position.",
+    not_your_turn: "It is not your turn any more.",
+    game_over: "The game is over.",
+    wrong_token: "This browser's key for the seat is not valid.",
+    missing_token: "This browser holds no key for that seat.",
+  };
+  toast(words[err.code] ? `${words[err.code]} (${err.message})` : `Refused: ${err.message}`, "error", 6000);
+}
+
+function setBusy(busy) {
+  document.body.classList.toggle("busy", busy);
+  for (const node of $("decision").querySelectorAll("button, input")) node.disabled = busy || node.disabled;
+}
+
+// --- drawing --------------------------------------------------------------------------------------
+/** Houses per city in slot order, from the build actions in the event log. */
+function housesByCity(view) {
+  if (view.houses) return view.houses; // the server sends slot order; older servers did not
+  const houses = {};
+  for (const event of view.log || []) {
+    if (event[0] === "act" && typeof event[2] === "string" && event[2].startsWith("build ")) {
+      const city = event[2].slice(6);
+      (houses[city] = houses[city] || []).push(event[1]);
+    }
+  }
+  // The log may be trimmed; trust the players' city lists and keep the order where known.
+  view.players.forEach((player, seat) => {
+    for (const city of player.cities) {
+      const list = (houses[city] = houses[city] || []);
+      if (!list.includes(seat)) list.push(seat);
+    }
+  });
+  for (const city of Object.keys(houses)) {
+    houses[city] = houses[city].filter((seat) => view.players[seat].cities.includes(city));
+  }
+  return houses;
+}
+
+function draw() {
+  const message = game.message;
+  const view = message.state;
+  const held = heldSeats();
+  const toAct = message.to_act ?? null;
+  const houses = housesByCity(view);
+  const openSlots = Math.min(3, view.step || 1);
+  game.board.setHouses(houses, openSlots);
+
+  $("round-info").replaceChildren(
+    h("span", { class: "pill" }, `Round ${view.round}`),
+    h("span", { class: "pill" }, `Step ${view.step}`),
+    h("span", { class: "pill phase" }, PHASE_NAMES[view.phase] || ""),
+  );
+  const status = $("turn-status");
+  if (message.game_over || view.game_over || toAct === null) {
+    const winners = view.winners || [];
+    status.replaceChildren(...winners.flatMap((seat, i) => [i ? " and " : "", playerChip(seat)]), winners.length > 1 ? " share the win" : winners.length ? " wins" : "");
+  }
+  else if (toAct === game.seat) status.replaceChildren(h("span", { class: "your-turn" }, "Your turn"), ` — ${waitingFor(view, toAct)}`);
+  else status.replaceChildren(playerChip(toAct), ` to ${waitingFor(view, toAct)}`);
+
+  drawSeatSwitcher(held, toAct);
+  renderPlayers($("players"), view, { seats: game.seats, mySeats: held, currentSeat: game.seat, toAct, flashSeat: game.flashSeat });
+  renderPlantMarket($("plant-market"), view, { auctionPlant: view.auction && view.auction.plant });
+  $("step-badge").textContent = `Step ${view.step}`;
+  renderResourceMarket($("resource-market"), view);
+  drawLog(view);
+  drawDecision(view, toAct);
+  if (view.game_over || message.game_over) showEnd(false);
+}
+
+function drawSeatSwitcher(held, toAct) {
+  const box = $("seat-switcher");
+  if (!held.size) {
+    box.replaceChildren(h("span", { class: "muted" }, "Watching"));
+    return;
+  }
+  const buttons = [...held].sort().map((seat) => h("button", {
+    type: "button",
+    class: `seat-btn${seat === game.seat ? " active" : ""}${seat === toAct ? " to-act" : ""}`,
+    style: `--pc:${PLAYER_COLOURS[seat]}`,
+    title: seat === toAct ? `${playerName(seat)} is to act` : `play as ${playerName(seat)}`,
+    "aria-pressed": String(seat === game.seat),
+    onclick: () => { if (seat !== game.seat) switchSeat(seat); },
+  }, h("i", { class: "pdot" }), playerName(seat)));
+  box.replaceChildren(h("span", { class: "muted" }, held.size > 1 ? "Your seats" : "You are"), ...buttons);
+  $("follow-box").hidden = held.size < 2;
+}
+
+function drawDecision(view, toAct) {
+  if (game.busy) return;
+  const message = game.message;
+  const key = `${game.version}:${game.seat}:${toAct}`;
+  if (key === game.decisionKey) return;
+  game.decisionKey = key;
+  $("decision").dataset.key = key;
+  game.cityHandler = null;
+  game.board.setBuildChoices({}, []);
+  const box = $("decision");
+  const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
+  if (!mine) {
+    box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
+    box.classList.remove("mine");
+    return;
+  }
+  const ctx = {
+    view,
+    seat: game.seat,
+    legal: message.legal,
+    buildCosts: message.build_costs,
+    defaultPower: message.default_power,
+    mapInfo: game.mapInfo,
+    board: game.board,
+    houses: housesByCity(view),
+    openSlots: Math.min(3, view.step || 1),
+    act,
+    actAll,
+    onCityClick: (fn) => { game.cityHandler = fn; },
+  };
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), renderDecision(ctx));
+  box.classList.add("mine");
+  box.classList.remove("flash");
+  void box.offsetWidth;
+  box.classList.add("flash");
+}
+
+function logItem(line, fresh) {
+  const kind = /^Round \d/.test(line) ? "round" : /^Phase \d/.test(line) ? "phase" : /^(Game over|Step \d)/.test(line) ? "big" : "";
+  return h("li", { class: `${kind}${fresh ? " fresh" : ""}` }, ...describeLine(line));
+}
+
+/** The log in words: new lines are appended (older ones kept in place) and followed when at the bottom. */
+function drawLog(view) {
+  const lines = view.log_text || [];
+  const box = $("log");
+  if (!box.dataset.watched) {
+    // Follow new lines unless the reader scrolled up; scrolls caused by redrawing don't count.
+    box.dataset.watched = "1";
+    game.logPinned = true;
+    box.addEventListener("scroll", () => {
+      if (performance.now() - (game.logRedrawn || 0) > 200) game.logPinned = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+    });
+  }
+  game.logRedrawn = performance.now();
+  const before = game.logLines || [];
+  // How many lines are new: from the server's running count when it sends one.
+  let fresh = -1;
+  if (typeof view.log_total === "number" && typeof game.logTotal === "number") fresh = view.log_total - game.logTotal;
+  else if (before.length) {
+    const at = lines.lastIndexOf(before[before.length - 1]);
+    fresh = at < 0 ? -1 : lines.length - 1 - at;
+  }
+  if (!before.length || fresh < 0 || fresh > lines.length || box.childElementCount !== before.length) {
+    box.replaceChildren(...lines.map((line) => logItem(line, false)));
+  } else if (fresh > 0) {
+    box.append(...lines.slice(lines.length - fresh).map((line) => logItem(line, true)));
+    while (box.childElementCount > lines.length) box.firstElementChild.remove();
+  }
+  game.logLines = lines;
+  game.logTotal = view.log_total;
+  if (game.logPinned) box.scrollTop = box.scrollHeight;
+}
+
+/** Another player's (or a bot's) move: light up where it happened. */
+function highlight(last) {
+  if (last.seat === game.seat && !game.busy) return;
+  game.flashSeat = last.seat;
+  const player = document.querySelector(`.player[data-seat="${last.seat}"]`);
+  if (player) {
+    player.classList.remove("flash");
+    void player.offsetWidth;
+    player.classList.add("flash");
+  }
+  const action = last.action || "";
+  if (action.startsWith("build ")) game.board.flashCity(action.slice(6));
+  if (action.startsWith("open ") || action.startsWith("bid ")) flashNode($("plant-market").closest(".panel"));
+  if (action.startsWith("buy ")) {
+    const res = action.split(" ")[2];
+    flashNode(document.querySelector(`.res-row[data-resource="${res}"]`));
+  }
+  $("last-move").replaceChildren(...describeLine(last.text || `P${last.seat}: ${action}`));
+  flashNode($("last-move"));
+  setTimeout(() => { if (game.flashSeat === last.seat) game.flashSeat = undefined; }, 2500);
+}
+
+function flashNode(node) {
+  if (!node) return;
+  node.classList.remove("flash");
+  void node.offsetWidth;
+  node.classList.add("flash");
+}
+
+// --- the end ----------------------------------------------------------------------------------------
+function trophy() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 64 64");
+  svg.setAttribute("class", "trophy");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<path d="M18 8h28v14c0 9-6 16-14 16s-14-7-14-16z" fill="#ffc83d" stroke="#b8860b" stroke-width="2"/>'
+    + '<path d="M18 12H9c0 9 4 14 11 15M46 12h9c0 9-4 14-11 15" fill="none" stroke="#b8860b" stroke-width="3"/>'
+    + '<rect x="28" y="38" width="8" height="10" fill="#d9a521"/><rect x="19" y="48" width="26" height="7" rx="2" fill="#8a5d34"/>'
+    + '<path d="M34 14l-6 9h5l-2 7 6-9h-5z" fill="#fff"/>';
+  return svg;
+}
+
+/** Final standings: cities powered at the end (the engine's "over" event), then money, then cities. */
+function standings(view) {
+  const over = (view.log || []).filter((event) => event[0] === "over").pop();
+  const final = over && Array.isArray(over[2]) ? over[2] : view.powerable || [];
+  return view.players.map((player, seat) => ({ seat, ...player, powered: final[seat] ?? player.powered }))
+    .sort((a, b) => b.powered - a.powered || b.money - a.money || b.cities.length - a.cities.length);
+}
+
+function showEnd(force) {
+  if (game.endShown && !force) return;
+  game.endShown = true;
+  $("show-end").hidden = false;
+  const view = game.message.state;
+  const winners = view.winners || [];
+  const rows = standings(view);
+  const history = view.history || {};
+  const count = view.players.length;
+  const close = () => overlay.remove();
+  const overlay = h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", id: "end-screen" },
+    h("div", { class: "end-card" },
+      trophy(),
+      h("h2", { id: "end-title" }, ...winners.flatMap((seat, i) => [i ? " and " : "", playerChip(seat)]), winners.length === 1 ? " wins!" : " share the win!"),
+      h("p", { class: "hint" }, `After ${view.round} rounds. Most cities powered wins; ties go to money, then cities.`),
+      h("table", { class: "standings" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Powered"), h("th", {}, "Money"), h("th", {}, "Cities"), h("th", {}, "Plants"))),
+        h("tbody", {}, ...rows.map((row, i) => h("tr", { class: winners.includes(row.seat) ? "winner" : "" },
+          h("td", {}, i + 1), h("td", {}, playerChip(row.seat, game.held[row.seat] ? " (you)" : "")),
+          h("td", {}, h("b", {}, row.powered)), h("td", {}, `${row.money} E`), h("td", {}, row.cities.length),
+          h("td", {}, row.plants.join(", ")))))),
+      h("div", { class: "charts" },
+        history.money && history.money.length ? lineChart("Money after each round", history.money, count) : null,
+        history.cities && history.cities.length ? lineChart("Cities after each round", history.cities, count) : null),
+      h("div", { class: "buttons center" },
+        h("a", { class: "btn primary", href: "/" }, "New game"),
+        h("button", { type: "button", class: "btn secondary", onclick: close }, "Look at the board"),
+        h("a", { class: "btn ghost", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `powergrid-${gameId}.json` }, "Download the record")),
+    ));
+  overlay.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
+  document.getElementById("end-screen")?.remove();
+  document.body.append(overlay);
+  overlay.querySelector(".btn.primary").focus();
+}
+
+start().catch((err) => toast(err.message || String(err), "error", 10000));

@@ -1,0 +1,309 @@
+// The lobby: create a game, list games, join a seat, copy links for friends.
+import { Board } from "./board.js";
+import {
+  PLAYER_COLOURS, absoluteLink, api, copyText, forgetSeat, gamesHeld, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const BOT_WORDS = {
+  random: "random (plays any legal move)",
+  heuristic: "heuristic (solid)",
+  mcts: "mcts (strong)",
+  "mcts:fast": "mcts, fast (good)",
+  "mcts:strong": "mcts, strong (slow)",
+};
+
+const FALLBACK_BOTS = ["heuristic", "random", "mcts:fast", "mcts", "mcts:strong"];
+
+const form = {
+  maps: ["germany", "usa"],
+  bots: ["random"],
+  map: "germany",
+  players: 2,
+  variant: "standard",
+  regionMode: "random",
+  regions: [],
+  seats: [],
+  mapInfo: {},
+};
+
+function segmented(container, options, current, onPick) {
+  container.replaceChildren(...options.map(([value, label]) => h("button", {
+    type: "button", "aria-pressed": String(value === current), "data-value": value,
+    onclick: () => onPick(value),
+  }, label)));
+}
+
+function capital(text) {
+  return MAP_NAMES[text] || text[0].toUpperCase() + text.slice(1);
+}
+
+const MAP_NAMES = { germany: "Germany", usa: "USA" };
+
+function regionCount() {
+  const info = form.mapInfo[form.map];
+  return info && info.regions_per_players ? info.regions_per_players[String(form.players)] : null;
+}
+
+function connected(regions, adjacency) {
+  if (!regions.length) return false;
+  const seen = new Set([regions[0]]);
+  const todo = [regions[0]];
+  while (todo.length) {
+    const region = todo.pop();
+    for (const next of adjacency[region] || []) {
+      if (regions.includes(next) && !seen.has(next)) {
+        seen.add(next);
+        todo.push(next);
+      }
+    }
+  }
+  return seen.size === regions.length;
+}
+
+function defaultBot() {
+  return form.bots.includes("heuristic") ? "heuristic" : form.bots[0];
+}
+
+function resizeSeats() {
+  const seats = form.seats.slice(0, form.players);
+  while (seats.length < form.players) seats.push(seats.length === 0 ? { kind: "human" } : { kind: "bot", bot: defaultBot() });
+  form.seats = seats;
+}
+
+function drawForm() {
+  segmented($("map-choice"), form.maps.map((m) => [m, capital(m)]), form.map, async (map) => {
+    form.map = map;
+    form.regions = [];
+    await loadMap();
+    drawForm();
+  });
+  segmented($("player-choice"), [2, 3, 4, 5, 6].map((n) => [n, String(n)]), form.players, (n) => {
+    form.players = n;
+    form.regions = form.regions.slice(0, regionCount() || 6);
+    resizeSeats();
+    drawForm();
+  });
+  segmented($("variant-choice"), [["standard", "Standard"], ["first_game", "First game"]], form.variant, (v) => {
+    form.variant = v;
+    drawForm();
+  });
+  $("variant-note").textContent = form.variant === "first_game"
+    ? "Shorter: Step 1 only, the game ends when someone builds a 7th city."
+    : "The full game in three Steps.";
+  segmented($("region-mode"), [["random", "Draw at random"], ["pick", "Choose on the map"]], form.regionMode, (mode) => {
+    form.regionMode = mode;
+    drawForm();
+  });
+  drawRegions();
+  drawSeats();
+}
+
+function drawRegions() {
+  const info = form.mapInfo[form.map];
+  if (!info) return;
+  const need = regionCount();
+  const picking = form.regionMode === "pick";
+  if (!form.board || form.board.map !== info) {
+    form.board = new Board($("mini-map"), info, { mini: true, onRegionClick: toggleRegion });
+  }
+  form.board.setRegions(picking ? form.regions : Object.keys(info.regions));
+  const note = $("region-note");
+  if (!picking) {
+    note.className = "region-note";
+    note.textContent = `${need} connected regions will be drawn at random.`;
+  } else {
+    const ok = form.regions.length === need && connected(form.regions, info.adjacency);
+    note.className = `region-note${form.regions.length === need && !ok ? " bad" : ""}`;
+    note.textContent = form.regions.length < need
+      ? `Click ${need - form.regions.length} more region${need - form.regions.length === 1 ? "" : "s"} (${need} connected regions for ${form.players} players).`
+      : ok ? `${need} regions chosen.` : "These regions are not connected: choose neighbours.";
+  }
+  $("region-list").replaceChildren(...Object.keys(info.regions).map((region) => h("button", {
+    type: "button", class: "region-tag", style: `--rc:${info.region_colours[region]}`,
+    "aria-pressed": String(picking && form.regions.includes(region)), disabled: !picking,
+    onclick: () => toggleRegion(region),
+  }, h("i"), region)));
+}
+
+function toggleRegion(region) {
+  if (form.regionMode !== "pick") {
+    form.regionMode = "pick";
+    form.regions = [];
+  }
+  const need = regionCount();
+  if (form.regions.includes(region)) form.regions = form.regions.filter((r) => r !== region);
+  else if (form.regions.length < need) form.regions.push(region);
+  else form.regions = form.regions.slice(1).concat(region);
+  drawForm();
+}
+
+function drawSeats() {
+  $("seat-rows").replaceChildren(...form.seats.map((seat, i) => {
+    const select = h("select", { "aria-label": `${playerName(i)} is played by`, "data-seat": i, onchange: (event) => {
+      const value = event.target.value;
+      form.seats[i] = value === "human" ? { kind: "human" } : { kind: "bot", bot: value };
+    } },
+    h("option", { value: "human", selected: seat.kind === "human" }, "Human"),
+    ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, `Bot: ${BOT_WORDS[bot] || bot}`)));
+    return h("div", { class: "seat-row" }, playerChip(i), select);
+  }), h("div", { class: "region-note" }, "The seating order is drawn at random when the game starts."));
+}
+
+async function loadMap() {
+  if (!form.mapInfo[form.map]) form.mapInfo[form.map] = await api(`/api/maps/${encodeURIComponent(form.map)}`);
+}
+
+async function create() {
+  const error = $("create-error");
+  error.textContent = "";
+  const need = regionCount();
+  const info = form.mapInfo[form.map];
+  if (form.regionMode === "pick" && (form.regions.length !== need || !connected(form.regions, info.adjacency))) {
+    error.textContent = `Choose ${need} connected regions, or draw them at random.`;
+    return;
+  }
+  const body = {
+    map: form.map,
+    players: form.players,
+    regions: form.regionMode === "pick" ? form.regions : null,
+    variant: form.variant,
+    seed: $("seed").value.trim() === "" ? null : Number($("seed").value),
+    seats: form.seats.slice(0, form.players),
+  };
+  const button = $("create");
+  button.disabled = true;
+  try {
+    const game = await api("/api/games", { method: "POST", body });
+    showCreated(game);
+    refreshGames();
+  } catch (err) {
+    error.textContent = err.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showCreated(game) {
+  const humans = game.seats.filter((seat) => seat.kind === "human");
+  // The first human seat plays here; the others are for friends unless ticked (hot-seat).
+  if (humans.length) rememberSeat(game.game_id, humans[0].seat, humans[0].token);
+  const box = $("created");
+  box.hidden = false;
+  box.className = "created";
+  const linkRow = (label, link, seat) => {
+    const url = absoluteLink(link);
+    const here = seat ? h("label", { class: "here", title: "This seat is played in this browser (hot-seat)" },
+      h("input", {
+        type: "checkbox", "data-here": seat.seat, checked: seat === humans[0],
+        onchange: (event) => (event.target.checked ? rememberSeat(game.game_id, seat.seat, seat.token) : forgetSeat(game.game_id, seat.seat)),
+      }), "plays here") : h("span");
+    return h("div", { class: "link-row" }, label,
+      h("input", { type: "text", readonly: true, value: url, "aria-label": "link", onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "btn small secondary", onclick: async () => toast(await copyText(url) ? "Link copied" : "Copy failed: select the link and copy it", "info", 2000) }, "Copy"),
+      here);
+  };
+  box.replaceChildren(
+    h("h3", {}, "Game ready"),
+    humans.length > 1
+      ? h("p", { class: "hint" }, "Send each friend their seat's link, or tick “plays here” for seats played on this computer (hot-seat: the page switches to whoever must act).")
+      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, "Only bots play: watch them."),
+    ...humans.map((seat) => linkRow(playerChip(seat.seat), seat.link, seat)),
+    linkRow(h("span", { class: "muted" }, "Watch"), game.spectator_link, null),
+    h("div", { class: "buttons" },
+      h("a", { class: "btn primary big", id: "play-now", href: humans.length ? humans[0].link : game.spectator_link }, humans.length ? "Start playing" : "Watch the game")),
+  );
+  box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+}
+
+async function refreshGames() {
+  const list = $("game-list");
+  let data;
+  try {
+    data = await api("/api/games");
+  } catch (err) {
+    list.replaceChildren(h("div", { class: "empty-note error-text" }, err.message));
+    return;
+  }
+  const mine = new Set(gamesHeld());
+  const games = (data.games || []).slice().sort((a, b) => {
+    const rank = (g) => (mine.has(g.game_id) && g.status !== "over" ? 0 : g.open_seats && g.open_seats.length ? 1 : g.status === "over" ? 3 : 2);
+    return rank(a) - rank(b) || String(b.created_at).localeCompare(String(a.created_at));
+  }).slice(0, 30);
+  if (!games.length) {
+    list.replaceChildren(h("div", { class: "empty-note" }, "No games yet: create one."));
+    return;
+  }
+  list.replaceChildren(...games.map((game) => {
+    const held = seatsHeld(game.game_id);
+    const heldSeats = Object.keys(held).map(Number);
+    const open = game.open_seats || [];
+    const actions = [];
+    if (heldSeats.length) actions.push(h("a", { class: "btn small primary", href: `/game/${game.game_id}?seat=${heldSeats[0]}` }, game.status === "over" ? "Results" : "Resume"));
+    for (const seat of open.filter((s) => !(s in held))) {
+      actions.push(h("button", { type: "button", class: "btn small secondary", onclick: () => claim(game.game_id, seat) }, "Join as ", playerChip(seat)));
+    }
+    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, "Watch"));
+    return h("div", { class: "game-item", "data-game": game.game_id },
+      h("div", {},
+        h("b", {}, `${capital(game.map)} · ${game.players} players`), " ",
+        h("span", { class: `status-badge status-${game.status}` }, game.status),
+        h("div", { class: "meta" }, `${game.variant === "first_game" ? "first game" : "standard"} · round ${game.round || 1}`),
+        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : "open" },
+          h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
+          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : "open")))),
+      h("div", { class: "buttons", style: "margin:0" }, ...actions));
+  }));
+}
+
+async function claim(gameId, seat) {
+  try {
+    const reply = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, { method: "POST", body: {} });
+    rememberSeat(gameId, reply.seat, reply.token);
+    window.location.href = reply.link;
+  } catch (err) {
+    toast(err.message, "error");
+    refreshGames();
+  }
+}
+
+function joinByLink() {
+  const text = $("join-link").value.trim();
+  if (!text) return;
+  try {
+    const url = new URL(text, window.location.origin);
+    if (!url.pathname.startsWith("/game/")) throw new Error("not a game link");
+    window.location.href = url.pathname + url.search;
+  } catch (err) {
+    toast("That is not a game link (it looks like …/game/<id>?seat=1&token=…).", "error");
+  }
+}
+
+async function start() {
+  try {
+    const maps = await api("/api/maps");
+    if (maps.maps && maps.maps.length) form.maps = maps.maps;
+  } catch (err) {
+    $("create-error").textContent = err.message;
+  }
+  try {
+    const bots = await api("/api/bots");
+    const names = Array.isArray(bots) ? bots : bots.bots;
+    if (names && names.length) form.bots = names.map((bot) => (typeof bot === "string" ? bot : bot.name));
+  } catch (err) {
+    /* a server without GET /api/bots: offer the bots the project ships */
+    form.bots = FALLBACK_BOTS;
+  }
+  if (!form.maps.includes(form.map)) form.map = form.maps[0];
+  resizeSeats();
+  await loadMap();
+  drawForm();
+  $("create").addEventListener("click", create);
+  $("refresh").addEventListener("click", refreshGames);
+  $("join").addEventListener("click", joinByLink);
+  $("join-link").addEventListener("keydown", (event) => { if (event.key === "Enter") joinByLink(); });
+  refreshGames();
+  setInterval(refreshGames, 8000);
+}
+
+start();

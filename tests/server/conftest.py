@@ -1,0 +1,140 @@
+"""Fixtures: the server app on SQLite and on PostgreSQL (a fresh schema per test), helpers."""
+
+from __future__ import annotations
+
+import secrets
+import socket
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from powergrid.server import Settings, create_app  # noqa: E402
+
+PG_BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def postgres_reason() -> str | None:
+    """None if the PostgreSQL server answers, else why the PostgreSQL runs are skipped."""
+    try:
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", connect_timeout=3):
+            return None
+    except Exception as exc:  # no server, no driver, refused login...
+        return f"PostgreSQL at 127.0.0.1:5432/test is unreachable: {exc}"
+
+
+_PG_REASON = postgres_reason()
+needs_postgres = pytest.mark.skipif(_PG_REASON is not None, reason=_PG_REASON or "")
+
+
+def pg_schema_url() -> Iterator[str]:
+    """A SQLAlchemy URL whose connections live in a new schema; the schema is dropped afterwards."""
+    import psycopg
+
+    schema = "t_" + secrets.token_hex(6)
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"{PG_BASE}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=needs_postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/games.db"
+    else:
+        yield from pg_schema_url()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    if _PG_REASON is not None:
+        pytest.skip(_PG_REASON)
+    yield from pg_schema_url()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, redis_url=None, snapshot_every=20, bot_delay=0.0,
+                    bot_threads=2)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, players: int = 3, seats: list[dict[str, Any]] | None = None,
+           seed: int = 11, **extra: Any) -> dict[str, Any]:
+    body = {"map": "germany", "players": players, "seed": seed,
+            "seats": seats if seats is not None else [{"kind": "human"}] * players, **extra}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def error_code(response: Any) -> str:
+    return response.json()["error"]["code"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hidden_lists(state: Any) -> list[list[int]]:
+    """The secret parts of a true state: the unknown deck order and the removed plants."""
+    view = state.view(0)
+    known = len(view.deck_top_known) + len(view.deck_bottom_known)
+    out = []
+    if len(state.deck) - known >= 2:
+        out.append(list(state.deck))
+    if len(state.removed) >= 1:
+        out.append(list(state.removed))
+    return out
+
+
+def assert_no_secrets(payload: Any, state: Any) -> None:
+    """No list in the payload equals the true deck or removed plants, no seed is sent, and every
+    deck card the view cannot know is -1."""
+    secrets_ = hidden_lists(state)
+
+    def walk(x: Any, path: str) -> None:
+        if isinstance(x, dict):
+            assert "seed" not in x, f"a seed is sent at {path}"
+            assert "rng" not in x, f"the generator is sent at {path}"
+            for k, v in x.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(x, list):
+            assert x not in secrets_ or not x, f"a hidden card list is sent at {path}: {x}"
+            for i, v in enumerate(x):
+                walk(v, f"{path}[{i}]")
+
+    walk(payload, "$")
+    s = payload.get("state", payload)
+    if "removed" in s:
+        assert all(p == -1 for p in s["removed"])
+    if "deck" in s:
+        deck = s["deck"]
+        assert len(deck) == len(state.deck)
+        view = state.view(0)
+        top, bottom = len(view.deck_top_known), len(view.deck_bottom_known)
+        for i, card in enumerate(deck):
+            if not (i < bottom or i >= len(deck) - top or state.deck[i] == 99):
+                assert card == -1, f"deck slot {i} revealed"

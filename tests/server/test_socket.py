@@ -1,0 +1,139 @@
+"""The game WebSocket: live views in order, actions over the socket, refusals, reconnecting."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from .conftest import assert_no_secrets, auth, create, error_code
+from .play import view
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_spectator_sees_each_action_with_words(client: TestClient) -> None:
+    game = create(client, 3)
+    gid = game["game_id"]
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["version"] == 0 and first["last"] is None
+        assert first["seat"] is None and "legal" not in first
+        seat = first["to_act"]
+        r = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
+                        json={"seat": seat, "action": "open 3 5", "version": 0})
+        assert r.status_code == 200
+        pushed = ws.receive_json()
+        assert pushed["type"] == "state" and pushed["version"] == 1
+        assert pushed["last"]["seat"] == seat and pushed["last"]["action"] == "open 3 5"
+        assert f"P{seat}" in pushed["last"]["text"] and "open 3 5" in pushed["last"]["text"]
+        assert pushed["state"]["auction"]["bid"] == 5
+        state = client.app.state.service.cache[gid].state  # type: ignore[attr-defined]
+        assert_no_secrets(pushed, state)
+
+
+def test_seat_socket_acts_and_gets_errors(client: TestClient) -> None:
+    game = create(client, 2)
+    gid = game["game_id"]
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    seat = client.get(f"/api/games/{gid}").json()["to_act"]
+    other = 1 - seat
+    with client.websocket_connect(f"/api/games/{gid}/ws?seat={seat}&token={tokens[seat]}") as ws, \
+            client.websocket_connect(f"/api/games/{gid}/ws?seat={other}&token={tokens[other]}") as ws2:
+        mine = ws.receive_json()
+        assert mine["legal"] and mine["seat"] == seat and mine["to_act"] == seat
+        theirs = ws2.receive_json()
+        assert "legal" not in theirs
+        ws.send_text("not json")
+        assert error_code_ws(ws.receive_json()) == "malformed_request"
+        ws.send_json({"type": "chat", "text": "hi"})
+        assert error_code_ws(ws.receive_json()) == "malformed_request"
+        ws.send_json({"type": "action", "action": "open 3 3", "version": 9})
+        assert error_code_ws(ws.receive_json()) == "stale_version"
+        ws.send_json({"type": "action", "action": "fly away", "version": 0})
+        assert error_code_ws(ws.receive_json()) == "malformed_action"
+        ws2.send_json({"type": "action", "action": "open 3 3", "version": 0})
+        assert error_code_ws(ws2.receive_json()) == "not_your_turn"
+        ws.send_json({"type": "action", "action": "x" * 20000, "version": 0})
+        assert error_code_ws(ws.receive_json()) == "body_too_large"
+        assert client.get(f"/api/games/{gid}").json()["version"] == 0
+        ws.send_json({"type": "action", "action": "open 3 3", "version": 0})
+        for sock in (ws, ws2):
+            msg = sock.receive_json()
+            assert msg["type"] == "state" and msg["version"] == 1 and msg["last"]["action"] == "open 3 3"
+        assert ("legal" in msg) and msg["to_act"] == other
+
+
+def error_code_ws(message: dict) -> str:
+    assert message["type"] == "error", message
+    return message["error"]["code"]
+
+
+@pytest.mark.parametrize(("query", "code", "close"), [
+    ("?seat=0&token=wrong", "wrong_token", 4403),
+    ("?seat=0", "missing_token", 4401),
+    ("?seat=5&token=x", "unknown_seat", 4404),
+    ("?seat=abc&token=x", "malformed_request", 4400),
+    ("?token=x", "malformed_request", 4400),
+])
+def test_socket_refusals(client: TestClient, query: str, code: str, close: int) -> None:
+    game = create(client, 2)
+    with client.websocket_connect(f"/api/games/{game['game_id']}/ws{query}") as ws:
+        assert error_code_ws(ws.receive_json()) == code
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == close
+
+
+def test_socket_unknown_game(client: TestClient) -> None:
+    with client.websocket_connect("/api/games/nothing-here/ws") as ws:
+        assert error_code_ws(ws.receive_json()) == "unknown_game"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_spectator_cannot_act(client: TestClient) -> None:
+    game = create(client, 2)
+    with client.websocket_connect(f"/api/games/{game['game_id']}/ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "action", "action": "pass", "version": 0})
+        assert error_code_ws(ws.receive_json()) == "missing_token"
+
+
+def test_reconnect_gets_the_current_view_at_once(client: TestClient) -> None:
+    game = create(client, 2)
+    gid = game["game_id"]
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    seat = client.get(f"/api/games/{gid}").json()["to_act"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?seat={1 - seat}&token={tokens[1 - seat]}") as ws:
+        assert ws.receive_json()["version"] == 0
+    # while it was away: two actions
+    client.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
+                json={"seat": seat, "action": "open 4 6", "version": 0})
+    v = view(client, gid, 1 - seat, tokens[1 - seat])
+    assert v["version"] == 1
+    url = f"/api/games/{gid}/ws?seat={1 - seat}&token={tokens[1 - seat]}&since=0"
+    with client.websocket_connect(url) as ws:
+        again = ws.receive_json()
+        assert again["version"] == 1 and again["last"]["action"] == "open 4 6"
+        assert again["legal"] == v["legal"]
+
+
+def test_watch_an_all_bot_game_version_by_version(client: TestClient) -> None:
+    game = create(client, 2, [{"kind": "bot", "bot": "random"}] * 2, seed=31)
+    gid = game["game_id"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        first = ws.receive_json()
+        versions = [first["version"]]
+        last = first
+        while not last["state"]["game_over"]:
+            last = ws.receive_json()
+            assert last["type"] == "state"
+            versions.append(last["version"])
+    assert versions == list(range(versions[0], versions[-1] + 1))  # every view, in order
+    assert last["state"]["winners"] and last["to_act"] is None
+    state = client.app.state.service.cache[gid].state  # type: ignore[attr-defined]
+    assert_no_secrets(last, state)
+    assert error_code(client.get("/api/games/x")) == "unknown_game"

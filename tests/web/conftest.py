@@ -1,0 +1,97 @@
+"""Browser tests: a real `powergrid serve` on a free port (temp SQLite) driven by headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("POWERGRID_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+pytest.importorskip("uvicorn", reason="the server extra (powergrid[server]) is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium, or set POWERGRID_CHROMIUM)",
+                allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    database = tmp_path_factory.mktemp("web") / "games.db"
+    log = (database.parent / "server.log").open("w")
+    command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
+               "--port", str(port), "--database-url", f"sqlite:///{database}"]
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            if server.poll() is not None:
+                pytest.fail(f"powergrid serve exited: {(database.parent / 'server.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{url}/api/maps", timeout=1) as reply:
+                    json.load(reply)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("powergrid serve did not answer within 20 s")
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def new_page(browser):  # type: ignore[no-untyped-def]
+    """Pages in fresh browser contexts (own localStorage), each collecting its script errors."""
+    contexts = []
+
+    def make(width: int = 1366, height: int = 768):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.script_errors = []
+        page.on("pageerror", lambda error: page.script_errors.append(str(error)))
+        page.set_default_timeout(20_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
