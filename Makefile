@@ -14,7 +14,7 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
 
 run: install
-	$(BIN)/powergrid simulate --map germany --players 4 --games 20 --seed 1
+	$(BIN)/powergrid serve
 
 test: install
 	$(BIN)/ruff check src tests benchmarks
