@@ -3,6 +3,7 @@
 from .actions import Action, parse_action
 from .auction import default_discard
 from .bureaucracy import default_action as default_power
+from .bureaucracy import options as power_options
 from .catalog import RESOURCES, STEP3, Plant, catalog
 from .config import GameConfig
 from .errors import (
@@ -28,6 +29,6 @@ __all__ = [
     "InvalidConfig", "InvalidMap", "InvalidRegions", "MalformedAction", "Phase", "Plant",
     "PowerGridError", "RESOURCES", "STEP3", "UnknownMap", "UnsupportedVersion", "catalog",
     "default_discard", "default_power", "determinize", "load_map", "load_map_file", "new_game",
-    "parse_action",
+    "parse_action", "power_options",
     "replay",
 ]

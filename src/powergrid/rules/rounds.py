@@ -122,6 +122,8 @@ def start_round(s: GameState, number: int) -> None:
 def finish(s: GameState) -> None:
     from .bureaucracy import best_powered
     scores = {p: (best_powered(s, p), s.money[p], len(s.cities[p])) for p in range(s.players)}
+    # At the end, "powered" is what decides the game: the cities each player can power now.
+    s.powered = [scores[p][0] for p in range(s.players)]
     top = max(scores.values())
     s.winners_ = tuple(p for p in range(s.players) if scores[p] == top)
     s.phase = OVER

@@ -1,0 +1,300 @@
+"""The decision in front of a player, in words: numbered choices from the legal actions, and
+what a typed answer means (a number, a command, or the action notation)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import NamedTuple
+
+from ..rules import (
+    RESOURCES,
+    Action,
+    GameState,
+    IllegalAction,
+    MalformedAction,
+    default_power,
+    parse_action,
+)
+from ..rules.bureaucracy import fuel_value
+from ..rules.bureaucracy import options as power_options
+from ..rules.catalog import RESOURCE_INDEX
+from .names import plant_words
+
+COMMANDS = ("help", "log", "board", "quit")
+ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "q": "quit", "exit": "quit"}
+
+
+class Command(NamedTuple):
+    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``quit``."""
+
+    name: str
+    arg: int | None = None
+
+
+@dataclass(frozen=True)
+class Followup:
+    """A choice that needs a number next (a bid, an amount to buy)."""
+
+    question: str
+    low: int
+    high: int
+    default: int
+    make: Callable[[int], Action]
+
+    def resolve(self, text: str) -> Action | str:
+        """The action for the typed amount (Enter = the default), or why the answer is not one."""
+        text = text.strip()
+        if not text:
+            return self.make(self.default)
+        if not text.isdigit():
+            return f"{text!r} is not a number; type a whole number from {self.low} to {self.high}"
+        n = int(text)
+        if not self.low <= n <= self.high:
+            return f"{n} is out of range; type a number from {self.low} to {self.high}"
+        return self.make(n)
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    action: Action | None = None
+    followup: Followup | None = None
+
+
+@dataclass
+class Menu:
+    """One decision: the question, numbered choices, what Enter does, and how to read free text."""
+
+    kind: str  # auction, bid, discard, buy, build, power
+    question: str
+    choices: list[Choice]
+    default: Action | None = None
+    default_label: str = ""
+    #: in a bid, a bare number is the amount (the choices are not numbered)
+    amount_range: tuple[int, int] | None = None
+    notes: list[str] = field(default_factory=list)
+    hint: str = ""
+
+
+def why_illegal(state: GameState, action: Action) -> str:
+    try:
+        state.clone().apply(action)
+    except IllegalAction as exc:
+        return exc.reason
+    return "it is not allowed now"
+
+
+def _cities(n: int) -> str:
+    return f"{n} cit{'y' if n == 1 else 'ies'}"
+
+
+# ------------------------------------------------------------------ building the menus
+def menu_for(state: GameState, spent: int = 0, done_this_turn: list[str] | None = None) -> Menu:
+    """The menu of the decision the current player faces. ``spent`` and ``done_this_turn`` are the
+    running total of this turn (money spent, purchases or cities built) for display."""
+    seat = state.current_player
+    if seat is None:
+        raise ValueError("the game is over: nobody has a decision")
+    legal = state.legal_actions()
+    if state.phase == 2:
+        if state.discard_seat >= 0:
+            return _discard_menu(state, legal)
+        if state.auc_plant:
+            return _bid_menu(state, seat, legal)
+        return _auction_menu(state, seat, legal)
+    if state.phase == 3:
+        return _buy_menu(state, seat, legal, spent, done_this_turn or [])
+    if state.phase == 4:
+        return _build_menu(state, seat, legal, spent, done_this_turn or [])
+    return _power_menu(state, seat)
+
+
+def _auction_menu(state: GameState, seat: int, legal: list[Action]) -> Menu:
+    opens: dict[int, list[int]] = {}
+    for a in legal:
+        if a.kind == "open":
+            opens.setdefault(a.plant, []).append(a.amount)
+    choices = []
+    for plant, amounts in opens.items():
+        low, high = min(amounts), max(amounts)
+        bid_words = f"minimum bid ${low}" if low == high else f"bid ${low}–${high}"
+        choices.append(Choice(f"auction {plant_words(state, plant)} ({bid_words})",
+                              followup=Followup(f"Opening bid for plant {plant} (${low}–${high})",
+                                                low, high, low, partial(Action.open, plant))))
+    notes = []
+    if Action.pass_() in legal:
+        choices.append(Choice("pass: buy no plant this round", Action.pass_()))
+    elif state.round == 1:
+        notes.append("In round 1 everybody must buy a plant.")
+    unaffordable = [p for p in state.current_market() if p not in opens]
+    if unaffordable:
+        notes.append("Too dear for your money: " + ", ".join(f"plant {p}" for p in unaffordable) + ".")
+    return Menu("auction", "Choose a plant to put up for auction" + (", or pass" if choices and
+                choices[-1].action else ""), choices, notes=notes,
+                hint="a choice number, or e.g. 'open 13 15' / 'pass'")
+
+
+def _bid_menu(state: GameState, seat: int, legal: list[Action]) -> Menu:
+    bids = [a.amount for a in legal if a.kind == "bid"]
+    question = (f"Plant {state.auc_plant} ({plant_words(state, state.auc_plant)}): highest bid "
+                f"${state.auc_bid} by P{state.auc_leader}. ")
+    if bids:
+        question += f"Bid ${min(bids)}–${max(bids)}, or pass"
+        return Menu("bid", question, [Choice("pass: leave this auction", Action.pass_())],
+                    amount_range=(min(bids), max(bids)), hint="an amount (e.g. 16), or 'pass'")
+    return Menu("bid", question + "You cannot raise (not enough money): pass",
+                [Choice("pass: leave this auction", Action.pass_())], default=Action.pass_(),
+                default_label="pass", hint="'pass'")
+
+
+def _discard_menu(state: GameState, legal: list[Action]) -> Menu:
+    choices = []
+    for a in legal:
+        keep = ", ".join(f"{n} {RESOURCES[r]}" for r, n in enumerate(a.fuel) if n) or "nothing"
+        choices.append(Choice(f"discard plant {a.plant} ({plant_words(state, a.plant)}); keep {keep}", a))
+    return Menu("discard", "You hold too many plants: choose one to discard", choices,
+                hint="a choice number, or e.g. 'discard 5 keep 2coal'")
+
+
+def _buy_menu(state: GameState, seat: int, legal: list[Action], spent: int, bought: list[str]) -> Menu:
+    most: dict[int, int] = {}
+    for a in legal:
+        if a.kind == "buy":
+            most[a.resource] = max(most.get(a.resource, 0), a.amount)
+    choices = []
+    in_market = state.market_res
+    for r, n in sorted(most.items()):
+        costs = [state.scn.buy_cost(r, in_market[r], k) for k in range(1, n + 1)]
+        shown = ", ".join(f"{k} for ${c}" for k, c in enumerate(costs, 1))
+        choices.append(Choice(f"buy {RESOURCES[r]}: up to {n} ({shown})",
+                              followup=Followup(f"How many {RESOURCES[r]} (1–{n})", 1, n, 1,
+                                                partial(Action.buy, r))))
+    choices.append(Choice("done: end your purchases", Action.done()))
+    notes = [_running_total("Bought this turn", bought, spent, state.money[seat])]
+    if not most:
+        notes.append("Nothing more to buy: your plants are full, the market is empty, or money is short.")
+    return Menu("buy", "Buy resources for your plants, or done", choices, default=Action.done(),
+                default_label="done", notes=notes,
+                hint="a choice number, e.g. '2 coal' / 'buy 2 coal', or 'done'")
+
+
+def _running_total(what: str, items: list[str], spent: int, money: int) -> str:
+    if not items:
+        return f"{what}: nothing yet; you have ${money}."
+    return f"{what}: {', '.join(items)} — ${spent} spent, ${money} left."
+
+
+def build_preview(state: GameState, seat: int) -> list[tuple[str, int, bool]]:
+    """Every city the seat could build in now, cheapest first: (name, cost, affordable)."""
+    names = state.scn.map.cities
+    rows = []
+    for city in state.scn.board.in_play:
+        cost = state.build_cost(seat, city)
+        if cost is not None:
+            rows.append((names[city], cost, cost <= state.money[seat]))
+    rows.sort(key=lambda row: (row[1], row[0]))
+    return rows
+
+
+def _build_menu(state: GameState, seat: int, legal: list[Action], spent: int, built: list[str]) -> Menu:
+    allowed = {a.city for a in legal if a.kind == "build"}
+    choices = [Choice(f"{name} ${cost}", Action.build(name))
+               for name, cost, _ in build_preview(state, seat) if name in allowed]
+    choices.append(Choice("done: end your building", Action.done()))
+    dear = [f"{name} ${cost}" for name, cost, ok in build_preview(state, seat) if not ok]
+    owned = len(state.cities[seat])
+    notes = [_running_total("Built this turn", built, spent, state.money[seat]),
+             f"You have {_cities(owned)}; the game ends when someone has {state.scn.end_cities}."]
+    if dear:
+        notes.append("Too dear now: " + ", ".join(dear[:12]) + (" …" if len(dear) > 12 else ""))
+    return Menu("build", "Build in a city (cost: the slot plus the cheapest connection), or done",
+                choices, default=Action.done(), default_label="done", notes=notes,
+                hint="a choice number, a city name, 'build <city>', or 'done'")
+
+
+def _power_menu(state: GameState, seat: int) -> Menu:
+    owned = len(state.cities[seat])
+    default = default_power(state, seat)
+    pay = state.scn.catalog.pay
+    rows = sorted(power_options(state, seat),
+                  key=lambda o: (-min(o[2], owned), fuel_value(state, o[1]), sum(o[1]), len(o[0]), o[0]))
+    choices = []
+    for plants, burn, cities in rows:
+        paid = min(cities, owned)
+        action = Action.power(plants, burn)
+        if plants:
+            fuel = ", ".join(f"{n} {RESOURCES[r]}" for r, n in enumerate(burn) if n) or "no fuel"
+            label = (f"run plants {', '.join(map(str, plants))} burning {fuel}: {_cities(paid)}, "
+                     f"earn ${pay(paid)}")
+        else:
+            label = f"run no plant: 0 cities, earn ${pay(0)}"
+        if action == default:
+            label += "  (recommended)"
+        choices.append(Choice(label, action))
+    return Menu("power", f"Power your cities (you have {_cities(owned)})", choices, default=default,
+                default_label="the recommended choice",
+                hint="a choice number, Enter, or e.g. 'power 5 burn 2coal'")
+
+
+# ------------------------------------------------------------------ reading answers
+def resolve(menu: Menu, state: GameState, text: str) -> Action | Followup | Command | str:
+    """What the typed text means here: an action (legal), a follow-up question, a command,
+    or (a str) why it is not an answer."""
+    text = text.strip()
+    word = text.lower()
+    head, _, rest = word.partition(" ")
+    head = ALIASES.get(head, head)
+    if head in COMMANDS:
+        if head == "log" and rest:
+            if not rest.strip().isdigit():
+                return "type 'log' or 'log <number of lines>'"
+            return Command("log", int(rest))
+        if rest and head != "log":
+            return f"'{head}' takes nothing after it"
+        return Command(head)
+    if not text:
+        if menu.default is not None:
+            return menu.default
+        return "type your choice (or 'help')"
+    if text.isdigit():
+        n = int(text)
+        if menu.amount_range is not None:
+            low, high = menu.amount_range
+            if not low <= n <= high:
+                return f"a bid of ${n} is not possible: bid from ${low} to ${high}, or pass"
+            return Action.bid(n)
+        if not 1 <= n <= len(menu.choices):
+            return f"there is no choice {n}: choose 1 to {len(menu.choices)}"
+        choice = menu.choices[n - 1]
+        return choice.followup if choice.followup is not None else choice.action  # type: ignore[return-value]
+    action = _read_action(menu, state, text)
+    if isinstance(action, str):
+        return action
+    if action in state.legal_actions():
+        return action
+    return f"'{action}' is not allowed: {why_illegal(state, action)}"
+
+
+def _read_action(menu: Menu, state: GameState, text: str) -> Action | str:
+    words = text.lower().split()
+    if menu.kind == "bid" and words == ["p"] or menu.kind in ("buy", "build") and words == ["d"]:
+        return Action.pass_() if menu.kind == "bid" else Action.done()
+    if menu.kind == "buy" and len(words) == 2 and words[0].isdigit() and words[1] in RESOURCE_INDEX:
+        return Action.buy(words[1], int(words[0]))
+    if menu.kind == "build":
+        names = {name.casefold(): name for name in state.scn.map.cities}
+        name = names.get(" ".join(text.split()).casefold())
+        if name is not None:
+            return Action.build(name)
+        if words[0] == "build":
+            name = names.get(" ".join(text.split()[1:]).casefold())
+            if name is not None:
+                return Action.build(name)
+    if menu.kind == "power" and words == ["nothing"]:
+        return Action.power((), (0, 0, 0, 0))
+    try:
+        return parse_action(text)
+    except MalformedAction as exc:
+        return f"not understood: {exc} — {menu.hint}" if menu.hint else f"not understood: {exc}"

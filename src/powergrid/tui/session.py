@@ -1,0 +1,259 @@
+"""The game loop of the terminal client: bots move, people are asked, the game is saved."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.text import Text
+
+from ..bots import Bot, make_bot
+from ..rules import RESOURCES, Action, GameState
+from ..rules.events import describe
+from ..sim.records import Seat, game_record
+from .board import board, standings
+from .menus import Command, Followup, Menu, menu_for, resolve
+from .names import seat_name, seat_style, seat_text
+
+HELP = """[bold]Answering[/]: type the number of a choice, or the action itself in the game's notation:
+  open 13 15 · bid 16 · pass · buy 2 coal · build Köln · done · power 5 10 burn 2coal 3oil · power nothing
+  In an auction a bare number is your bid. Enter takes the default shown in the prompt line (if any).
+[bold]Commands[/]: help · log \\[n] (the last n lines of the game log) · board (draw the board again) · quit
+[bold]A round[/]: 2 auction (buy at most one plant) → 3 buy resources (last player first) →
+  4 build (last player first; first city $10, then the slot price plus the connections) →
+  5 bureaucracy (power cities with your plants, get paid, the markets refill).
+The game ends when someone has {end} cities; whoever then powers the most cities wins
+(ties: money, then cities)."""
+
+#: A bot that took longer than this over its last move gets a spinner for the next one.
+SLOW_SECONDS = 0.3
+
+_SEAT_MENTION = re.compile(r"\bP(\d)\b")
+
+
+class QuitGame(Exception):
+    """The player asked to leave (``quit`` or end of input)."""
+
+
+class Session:
+    """One game in the terminal: ``seats`` says who is human and which bot plays each other seat."""
+
+    def __init__(self, state: GameState, seats: Sequence[Seat], console: Console,
+                 save_path: Path | None = None, bot_factory: Callable[[str, int], Bot] = make_bot) -> None:
+        self.state = state
+        self.seats = list(seats)
+        self.console = console
+        self.save_path = save_path
+        self.bots: dict[int, Bot] = {s.seat: bot_factory(s.spec, s.seed or 0)
+                                     for s in seats if not s.is_human}
+        self.humans = [s.seat for s in seats if s.is_human]
+        self.printed = len(state.events)
+        self.board_key: tuple[Any, ...] | None = None
+        self.last_human: int | None = None
+        self.turn_key: tuple[int, int, int] | None = None
+        self.spent = 0
+        self.done_this_turn: list[str] = []
+        self.slow: dict[int, bool] = {}
+
+    # ------------------------------------------------------------------ names
+    def label(self, seat: int) -> str:
+        if seat in self.bots:
+            return next(s.spec for s in self.seats if s.seat == seat)
+        return "you" if len(self.humans) == 1 else "human"
+
+    def styled(self, line: str) -> Text:
+        """A log line with each ``P<n>`` in that seat's colour."""
+        text = Text()
+        end = 0
+        for match in _SEAT_MENTION.finditer(line):
+            text.append(line[end:match.start()])
+            seat = int(match.group(1))
+            text.append(seat_name(seat) if seat < self.state.players else match.group(0),
+                        style=seat_style(seat))
+            end = match.end()
+        text.append(line[end:])
+        if line.startswith(("Round ", "Step ")):
+            text.stylize("bold")
+        elif line.startswith("Phase "):
+            text.stylize("bold cyan")
+        return text
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> bool:
+        """Play until the game is over (True) or a player quits (False)."""
+        try:
+            while not self.state.is_over:
+                seat = self.state.current_player
+                assert seat is not None
+                if seat in self.bots:
+                    action = self.bot_move(seat)
+                else:
+                    action = self.ask(seat)
+                self.play(action)
+        except QuitGame:
+            self.console.print()
+            if self.save_path is not None:
+                self.console.print(f"Game saved to {self.save_path}; continue it with "
+                                   f"[bold]powergrid play --resume {self.save_path}[/]")
+            else:
+                self.console.print("Game left unsaved (play with --save FILE to keep it).")
+            return False
+        self.game_over()
+        return True
+
+    def bot_move(self, seat: int) -> Action:
+        """The bot's choice; a spinner shows while a bot that was slow last time thinks."""
+        view = self.state.view(seat)
+        started = time.perf_counter()
+        if self.slow.get(seat) and self.console.is_terminal:
+            with self.console.status(f"{seat_name(seat)} ({self.label(seat)}) is thinking…"):
+                action = self.bots[seat].act(view)
+        else:
+            action = self.bots[seat].act(view)
+        self.slow[seat] = time.perf_counter() - started > SLOW_SECONDS
+        return action
+
+    def play(self, action: Action) -> None:
+        state = self.state
+        seat = state.current_player
+        assert seat is not None
+        self.start_turn(seat)
+        money = state.money[seat]
+        state.apply(action)
+        if action.kind in ("buy", "build"):
+            self.spent += money - state.money[seat]
+            self.done_this_turn.append(f"{action.amount} {RESOURCES[action.resource]}"
+                                       if action.kind == "buy" else action.city)
+        self.save()
+        self.print_log()
+
+    def start_turn(self, seat: int) -> None:
+        """Reset the running total (money spent, things bought or built) when a new turn starts."""
+        key = (self.state.round, self.state.phase, seat)
+        if key != self.turn_key:
+            self.turn_key, self.spent, self.done_this_turn = key, 0, []
+
+    def print_log(self, last: int | None = None) -> None:
+        events = self.state.events
+        if last is None:
+            new, self.printed = events[self.printed:], len(events)
+        else:
+            new = events[-last:] if last else []
+        for event in new:
+            line = describe(self.state.scn, event)
+            if event[0] == "act" and event[1] in self.bots:
+                who = Text(f"  ({self.label(event[1])})", "dim")
+                self.console.print(Text("  ") + self.styled(line) + who)
+            elif event[0] in ("act", "bought", "payout", "paid"):
+                self.console.print(Text("  ") + self.styled(line))
+            else:
+                self.console.print(self.styled(line), style="dim" if event[0] in ("drawn", "boxed") else None)
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        record = game_record(self.state.config, self.state.actions_taken(), self.seats)
+        record["final"] = self.state.to_dict()
+        tmp = self.save_path.with_name(self.save_path.name + ".tmp")
+        tmp.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, self.save_path)
+
+    # ------------------------------------------------------------------ asking people
+    def ask(self, seat: int) -> Action:
+        state = self.state
+        if len(self.humans) > 1 and seat != self.last_human:
+            self.console.print(Rule(Text(f"{seat_name(seat)}: your turn", style=seat_style(seat))))
+        self.last_human = seat
+        key = (state.round, state.phase, seat, sum(len(p) for p in state.plants), state.discard_seat)
+        if key != self.board_key:
+            self.board_key = key
+            self.console.print(board(state, self.label))
+        self.start_turn(seat)
+        menu = menu_for(state, self.spent, self.done_this_turn)
+        self.show_menu(seat, menu)
+        while True:
+            answer = resolve(menu, state, self.read(f"P{seat} {menu.kind}> "))
+            if isinstance(answer, str):
+                self.console.print(Text(f"✗ {answer}", style="red"))
+                continue
+            if isinstance(answer, Command):
+                if answer.name == "quit":
+                    raise QuitGame
+                if answer.name == "help":
+                    self.console.print(Panel(HELP.format(end=state.scn.end_cities), title="help"))
+                elif answer.name == "log":
+                    self.print_log(answer.arg if answer.arg is not None else 20)
+                else:
+                    self.console.print(board(state, self.label))
+                self.show_menu(seat, menu)
+                continue
+            if isinstance(answer, Followup):
+                action = self.ask_amount(answer)
+                if action is None:
+                    self.show_menu(seat, menu)
+                    continue
+                return action
+            return answer
+
+    def ask_amount(self, followup: Followup) -> Action | None:
+        """The number a choice needs; None to go back to the menu."""
+        self.console.print(f"{followup.question}; Enter = {followup.default}, 'back' to choose again")
+        while True:
+            text = self.read("amount> ")
+            if text.strip().lower() in ("back", "b"):
+                return None
+            if text.strip().lower() in ("quit", "q", "exit"):
+                raise QuitGame
+            action = followup.resolve(text)
+            if isinstance(action, str):
+                self.console.print(Text(f"✗ {action}", style="red"))
+                continue
+            if action not in self.state.legal_actions():  # pragma: no cover - the menu offers legal ranges
+                self.console.print(Text(f"✗ '{action}' is not allowed now", style="red"))
+                continue
+            return action
+
+    def read(self, prompt: str) -> str:
+        try:
+            return self.console.input(prompt)
+        except EOFError:
+            raise QuitGame from None
+        except KeyboardInterrupt:
+            raise QuitGame from None
+
+    def show_menu(self, seat: int, menu: Menu) -> None:
+        console = self.console
+        title = seat_text(seat)
+        title.append(f" — {menu.question}", style="bold")
+        console.print(title)
+        for note in menu.notes:
+            console.print(Text(note, style="dim"))
+        if menu.amount_range is None:
+            items = [f"{i:>2}) {c.label}" for i, c in enumerate(menu.choices, 1)]
+            if menu.kind == "build" and len(items) > 6:
+                console.print(Columns(items, padding=(0, 3), column_first=True))
+            else:
+                for item in items:
+                    console.print(item, highlight=False)
+        hint = f"Answer: {menu.hint}"
+        if menu.default is not None:
+            hint += f"; Enter = {menu.default_label} ({menu.default})"
+        console.print(Text(hint + "; 'help' for help", style="dim italic"))
+
+    def game_over(self) -> None:
+        state = self.state
+        self.console.print()
+        self.console.print(board(state, self.label))
+        self.console.print(standings(state, self.label))
+        winners = Text(" and ").join(seat_text(w) for w in state.winners)
+        self.console.print(Text("GAME OVER: ", style="bold") + winners +
+                           Text(" win" + ("s" if len(state.winners) == 1 else "") + "!", style="bold"))
