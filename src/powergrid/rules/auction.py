@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from . import market, rounds
 from .actions import PASS, Action
-from .catalog import STEP3
 from .storage import capacities, keep_options
 
 if TYPE_CHECKING:
@@ -211,5 +210,3 @@ def _after_turn(s: GameState) -> None:
     if s.auc_done == (1 << s.players) - 1:
         rounds.end_auction(s)
 
-
-__all__ = ["legal", "apply", "opener", "STEP3"]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import auction, building, bureaucracy, purchase
 from .actions import Action
-from .catalog import RESOURCES
+from .catalog import RESOURCES, STEP3
 from .errors import IllegalAction
 from .phase import AUCTION, BUILD, BUREAUCRACY, OVER, Phase
 from .phase import RESOURCES as RESOURCES_PHASE
@@ -164,7 +163,7 @@ class GameState:
         """Plants open to auction: the lowest four, or all of them in Step 3."""
         if self.step == 3:
             return self.market[:]
-        return [p for p in self.market[:4] if p != 99]
+        return [p for p in self.market[:4] if p != STEP3]
 
     def future_market(self) -> list[int]:
         if self.step == 3:
@@ -276,9 +275,6 @@ class GameState:
         from .serialize import state_from_dict
         state: GameState = state_from_dict(data)
         return state
-
-    def __iter__(self) -> Iterator[int]:  # pragma: no cover - guard against misuse
-        raise TypeError("GameState is not iterable")
 
     def __repr__(self) -> str:
         return (f"<GameState {self.scn.map.name} {self.players}p round {self.round} "
