@@ -16,4 +16,5 @@ class RandomBot(Bot):
         self._rng = random.Random(seed)
 
     def act(self, view: GameView) -> Action:
-        return self._rng.choice(view.legal_actions())
+        legal: list[Action] = view.legal_actions()
+        return self._rng.choice(legal)
