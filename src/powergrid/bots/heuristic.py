@@ -9,9 +9,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from ..rules import Action, GameView, default_power
+from ..rules import Action, GameView, default_power, power_options
 from ..rules.actions import DONE, PASS
-from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
