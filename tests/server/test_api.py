@@ -39,6 +39,13 @@ def test_maps(client: TestClient) -> None:
     assert r.status_code == 404 and error_code(r) == "unknown_map"
 
 
+def test_bots_lists_every_bot_the_lobby_may_offer(client: TestClient) -> None:
+    from powergrid.bots import bot_names
+    bots = client.get("/api/bots").json()["bots"]
+    assert sorted(bots) == sorted(bot_names())
+    assert bots[:2] == ["random", "heuristic"]
+
+
 # ------------------------------------------------------------------ creating
 def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     game = create(client, 3, [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}])

@@ -125,6 +125,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from powergrid.rules.maps import PACKAGED_MAPS
         return {"maps": list(PACKAGED_MAPS)}
 
+    @app.get("/api/bots", tags=["bots"])
+    async def list_bots() -> dict[str, Any]:
+        """The bots a seat can be given (kind or kind:level), weakest first."""
+        from powergrid.bots import bot_names
+        order = ["random", "heuristic", "mcts:fast", "mcts", "mcts:strong"]
+        names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
+        return {"bots": names}
+
     @app.get("/api/maps/{name}", tags=["maps"])
     async def get_map(name: str) -> dict[str, Any]:
         """A map's cities (positions in [0, 1]), regions, colours, connections and region adjacency."""
