@@ -42,7 +42,7 @@ State = Any  # a GameState or a GameView: both read the same way
 class Outlook:
     """What one seat thinks of plants and fuel at one moment (computed once per decision)."""
 
-    __slots__ = ("s", "seat", "unit", "ambition", "limit", "kind", "burn", "yields")
+    __slots__ = ("s", "seat", "unit", "ambition", "limit", "kind", "burn", "yields", "_scores")
 
     def __init__(self, s: State, seat: int) -> None:
         scn = s.scn
@@ -56,6 +56,7 @@ class Outlook:
         bonus = 4 if s.step == 1 else 6
         self.ambition = min(scn.end_cities, owned + bonus)
         self.unit = unit_costs(s, seat)
+        self._scores: dict[int, float] = {}
 
     def run_cost(self, plant: int) -> float:
         kind = self.kind[plant]
@@ -68,8 +69,11 @@ class Outlook:
         return 0.0
 
     def score(self, plant: int) -> float:
-        cities: int = self.yields[plant]
-        return cities * CITY_VALUE - self.run_cost(plant) * FUEL_RUNS
+        value = self._scores.get(plant)
+        if value is None:
+            cities: int = self.yields[plant]
+            value = self._scores[plant] = cities * CITY_VALUE - self.run_cost(plant) * FUEL_RUNS
+        return value
 
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
@@ -393,4 +397,5 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def act(self, view: GameView) -> Action:
-        return decide(view, view.seat)
+        # The masked state reads the same as the view, without the per-attribute indirection.
+        return decide(view.public_state, view.seat)
