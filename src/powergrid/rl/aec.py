@@ -225,16 +225,21 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ display
     def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
-            return None
-        text = describe_state(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.game, self.render_mode)
 
     def close(self) -> None:
         self.game = None
+
+
+def render(game: GameState | None, mode: str | None) -> str | None:
+    """Both environments' render: the position in words, printed ("human") or returned ("ansi")."""
+    if mode is None or game is None:
+        return None
+    text = describe_state(game)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def describe_state(game: GameState) -> str:

@@ -12,10 +12,10 @@ from ..rules import GameState, new_game
 from .aec import (
     DEFAULT_MAX_DECISIONS,
     ILLEGAL_ACTION_MODES,
-    describe_state,
     make_config,
     make_spaces,
     map_cities,
+    render,
 )
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .observation import ObservationEncoder
@@ -170,10 +170,4 @@ class SingleAgentEnv(gym.Env):
         return info
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
-            return None
-        text = describe_state(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.game, self.render_mode)
