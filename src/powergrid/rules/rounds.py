@@ -62,19 +62,17 @@ def end_build(s: GameState) -> None:
     if max(len(c) for c in s.cities) >= s.scn.end_cities:
         finish(s)
         return
-    if s.step3_next:
-        # RULES.md, Step 3 (2): drawn in phase 4, Step 3 applies from phase 5.
-        s.step3_next = False
-        market.start_step(s, 3)
-    elif (s.step == 1 and not s.scn.first_game
-          and max(len(c) for c in s.cities) >= s.scn.rules.step2_cities):
+    # RULES.md, Step 3 ruling: a Step 3 already drawn this phase skips Step 2.
+    if (s.step == 1 and not s.step3_next and not s.scn.first_game
+            and max(len(c) for c in s.cities) >= s.scn.rules.step2_cities):
         market.start_step(s, 2)
         if s.market:
             market.box(s, s.market.pop(0), "step2")
         market.refill(s)
-        if s.step3_next:
-            s.step3_next = False
-            market.start_step(s, 3)
+    if s.step3_next:
+        # RULES.md, Step 3 (2): drawn in phase 4 (or by Step 2's refill), it applies from phase 5.
+        s.step3_next = False
+        market.start_step(s, 3)
     s.phase = BUREAUCRACY
     s.turn = 0
     s.note(("phase", BUREAUCRACY))
