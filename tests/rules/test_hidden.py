@@ -143,3 +143,17 @@ def test_a_view_dict_is_not_a_loadable_state() -> None:
     s = _midgame()
     with pytest.raises(pg.CorruptState):
         pg.GameState.from_dict(s.view(0).to_dict())
+
+
+def test_views_survive_pickle_and_deepcopy_and_still_hide() -> None:
+    import copy
+    import pickle
+
+    v = _midgame().view(2)
+    for other in (pickle.loads(pickle.dumps(v)), copy.deepcopy(v), copy.deepcopy({"view": v})["view"]):
+        assert other == v and other.seat == 2
+        assert other.legal_actions() == v.legal_actions()
+        with pytest.raises(AttributeError):
+            _ = other.deck
+    deep = copy.deepcopy(v)
+    assert deep.public_state is not v.public_state  # a deep copy shares nothing

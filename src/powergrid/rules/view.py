@@ -43,12 +43,25 @@ class GameView:
         object.__setattr__(self, "seat", seat)
 
     def __getattr__(self, name: str) -> Any:
+        # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
+        # while unpickling, ``_state`` is not yet set and the lookup would recurse.
+        if name.startswith("_"):
+            raise AttributeError(name)
         if name in _HIDDEN:
             raise AttributeError(f"a view does not reveal {name!r}")
         return getattr(self._state, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view is read-only")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (GameView, (self._state, self.seat))
+
+    def __copy__(self) -> GameView:
+        return self  # read-only: a copy may share the masked state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameView:
+        return GameView(self._state.clone(), self.seat)
 
     def legal_actions(self) -> list[Any]:
         return self._state.legal_actions()
