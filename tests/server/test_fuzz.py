@@ -20,7 +20,7 @@ from powergrid.server import Settings, create_app  # noqa: E402
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 _dir = tempfile.mkdtemp(prefix="powergrid-fuzz-")
-app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None, bot_delay=0.0))
+app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 

@@ -20,7 +20,8 @@ import powergrid as pg
 from . import db, views
 from .errors import ApiError
 from .limits import BodyLimit
-from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
+from .metrics import ServerTiming, process_stats
+from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
 from .schemas import CreateGame, PostAction
 from .service import GameService, public_seat
 from .settings import Settings
@@ -30,21 +31,28 @@ from .store import Store
 log = logging.getLogger("powergrid.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web" / "static"
-NOTIFY_CHANNEL = "powergrid_games"
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power Grid</title></head>
 <body><h1>Power Grid server</h1><p>The browser client is not installed. The API is documented at
 <a href="/docs">/docs</a>.</p></body></html>"""
 
 
-def make_hub(settings: Settings) -> tuple[Hub, str | None]:
-    """The fan-out, and the channel the store NOTIFYs on (PostgreSQL without Redis)."""
+def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
+    """The store and the fan-out between processes: Redis if set, else PostgreSQL's LISTEN/NOTIFY
+    (sent by the append transaction), else SQLite's notices table (written by it, polled)."""
     if settings.redis_url:
-        return RedisHub(settings.redis_url, NOTIFY_CHANNEL), None
+        store = Store(engine)
+        return store, RedisHub(settings.redis_url, CHANNEL)
     if settings.is_postgres:
         conninfo = make_url(settings.database_url).set(drivername="postgresql")
-        return PostgresHub(conninfo.render_as_string(hide_password=False), NOTIFY_CHANNEL), NOTIFY_CHANNEL
-    return MemoryHub(), None
+        return Store(engine, CHANNEL), PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL)
+    store = Store(engine, notices=True)
+    return store, NoticeHub(store, settings.poll_ms / 1000)
+
+
+def client_key(request: Request) -> str:
+    """Who a request comes from, for per-client caps (the peer address)."""
+    return request.client.host if request.client else "unknown"
 
 
 class JSONBytes(Response):
@@ -67,8 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.database_url)
         db.migrate(engine)
-        hub, channel = make_hub(settings)
-        service = GameService(Store(engine, channel), hub, settings)
+        store, hub = make_store_and_hub(settings, engine)
+        service = GameService(store, hub, settings)
         await service.start()
         app.state.service = service
         try:
@@ -81,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ServerTiming)
     app.state.settings = settings
 
     def service_of(request: Request | WebSocket) -> GameService:
@@ -133,6 +142,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names}
 
+    @app.get("/api/server/stats", tags=["server"])
+    async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
+        """This web process: its pid, event-loop lag (ms), games in memory, CPU seconds used."""
+        service = service_of(request)
+        stats = process_stats(service.loop_lag, service.cache)
+        if reset:
+            service.loop_lag.reset()
+        return stats
+
     @app.get("/api/maps/{name}", tags=["maps"])
     async def get_map(name: str) -> dict[str, Any]:
         """A map's cities (positions in [0, 1]), regions, colours, connections and region adjacency."""
@@ -151,12 +169,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             specs = [("human", None)] * max(0, min(body.players, 6))
         return await service_of(request).create_game(body.map, body.players, body.regions, body.variant,
-                                                      body.seed, specs)
+                                                      body.seed, specs, creator=client_key(request),
+                                                      bot_pace_ms=body.bot_pace_ms)
 
-    @app.get("/api/games", tags=["games"])
-    async def list_games(request: Request) -> dict[str, Any]:
-        """The newest games (at most 200), with their open seats."""
-        return {"games": await service_of(request).list_games()}
+    @app.get("/api/games", tags=["games"], response_class=JSONBytes)
+    async def list_games(request: Request) -> Response:
+        """The newest games (at most 200), with their open seats (refreshed every few seconds)."""
+        return JSONBytes(await service_of(request).lobby_json())
 
     @app.get("/api/games/{game_id}", tags=["games"], response_class=JSONBytes)
     async def public_state(game_id: str, request: Request) -> Response:

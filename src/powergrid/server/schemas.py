@@ -32,6 +32,9 @@ class CreateGame(BaseModel):
     variant: str = Field("standard", max_length=32, description="standard or first_game")
     seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
     seats: list[SeatSpec] | None = Field(None, max_length=6, description="one per player; null: all human")
+    bot_pace_ms: int | None = Field(None, ge=0, le=60_000,
+                                    description="pause before each bot move (bounded by the server); "
+                                                "null: the server's default with a person seated, 0 without")
 
 
 class PostAction(BaseModel):
