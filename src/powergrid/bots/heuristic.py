@@ -360,15 +360,16 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
     rows = _rows(board)
     step = s.step
     houses = s.houses
-    taken = set(s.cities[seat])
+    taken = s.cities[seat]
     base = [SLOT_PRICES[n] if (n := len(houses[c])) < step and c not in taken else _NEVER
             for c in in_play]
     reach = s.reach[seat]
-    near: list[int] | None = None if reach is None else [reach[c] for c in in_play]
+    # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
+    prices = base[:] if reach is None else list(map(add, base, [reach[c] for c in in_play]))
+    connected = reach is not None
     totals: list[int] = []
     spent = 0
     while len(totals) < most and spent + _CHEAPEST <= money:
-        prices = base if near is None else list(map(add, base, near))
         best_cost = min(prices)
         if best_cost >= _NEVER or spent + best_cost > money:
             break
@@ -377,7 +378,12 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
         totals.append(spent)
         base[i] = _NEVER
         row = rows[in_play[i]]
-        near = list(row) if near is None else list(map(min, near, row))
+        if connected:
+            prices = list(map(min, prices, map(add, base, row)))
+        else:
+            prices = list(map(add, base, row))
+            connected = True
+        prices[i] = _NEVER
     return totals
 
 
