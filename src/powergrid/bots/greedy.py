@@ -82,12 +82,17 @@ def plant_value(s: State, seat: int, plant: int) -> float:
     """Extra payout over PAYOUT_ROUNDS rounds from adding ``plant``, less its fuel."""
     mine = list(s.plants[seat])
     cities = len(s.cities[seat])
-    reach = cities + 2 * s.step
+    reach = cities + 2
     before = _capacity(s, mine)
     after = _capacity(s, mine + [plant])
     gain = _pay(s, min(reach, after)) - _pay(s, min(reach, before))
     spare = max(0, after - max(before, reach))
     return PAYOUT_ROUNDS * (gain - _fuel_cost(s, plant)) + SPARE_CITY * spare + plant / 4
+
+
+def _reserve(s: State) -> int:
+    """Money kept back from an auction for fuel and the next cities."""
+    return 15 + 10 * int(s.step)
 
 
 def _auction(s: State, seat: int, legal: list[Action]) -> Action:
@@ -101,7 +106,7 @@ def _auction(s: State, seat: int, legal: list[Action]) -> Action:
         return action if action in legal else first
     money: int = s.money[seat]
     if s.auc_plant:
-        limit = min(plant_value(s, seat, s.auc_plant), money - 10)
+        limit = min(plant_value(s, seat, s.auc_plant), money - _reserve(s))
         bid: int = s.auc_bid
         if bid + 1 > limit or first.kind != "bid":
             return PASS
@@ -111,7 +116,7 @@ def _auction(s: State, seat: int, legal: list[Action]) -> Action:
     for plant in s.current_market():
         if plant == STEP3 or plant > money:
             continue
-        surplus = plant_value(s, seat, plant) - plant
+        surplus = min(plant_value(s, seat, plant), money - _reserve(s)) - plant
         if surplus > best_surplus:
             best, best_surplus = plant, surplus
     must_buy = legal[-1] != PASS
@@ -126,7 +131,8 @@ def _buy(s: State, seat: int) -> Action:
         return DONE
     scn = s.scn
     cities = len(s.cities[seat])
-    target = cities + (1 if s.step == 1 else 2)
+    # fuel for every plant when money allows (the cities will follow), else for the next city
+    target = _capacity(s, s.plants[seat]) if s.money[seat] > 40 else cities + 1
     held = list(s.resources_of(seat))
     need = [0, 0, 0, 0]
     covered = 0
@@ -171,7 +177,10 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
         # ending the game: only when no rival has as many cities as it can power
         rivals = max(len(c) for j, c in enumerate(s.cities) if j != seat)
         return cheapest if min(power, end) > rivals else DONE
-    useful = min(owned + 1, capacity) > min(owned, capacity)
-    value = (_pay(s, min(owned + 1, power)) - _pay(s, min(owned, power))) * 2
-    value += GROWTH if useful else 0
+    # one ply: the payout this city adds (if the plants can run it next round), twice over,
+    # plus a growth premium while it fits the plants' capacity (one city more when rich)
+    room = capacity + (1 if s.money[seat] > 60 else 0)
+    if owned >= room:
+        return DONE
+    value = (_pay(s, min(owned + 1, capacity)) - _pay(s, min(owned, capacity))) * 2 + GROWTH
     return cheapest if cheapest_cost <= value + 10 else DONE
