@@ -179,7 +179,7 @@ def test_search_samples_the_hidden_deck_instead_of_reading_it(monkeypatch: pytes
 
 def test_names() -> None:
     names = bot_names()
-    for name in ("random", "heuristic", "greedy", "pimc", "pimc:fast", "pimc:strong"):
+    for name in ("random", "heuristic", "greedy", "bold", "pimc", "pimc:fast", "pimc:strong"):
         assert name in names
         bot = make_bot(name, 3)
         assert isinstance(bot, Bot)

@@ -1,5 +1,5 @@
 """Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
-``greedy``, ``pimc``, ``pimc:fast``, ``pimc:strong``) or an alias (``mcts``, ``mcts:fast``,
+``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``) or an alias (``mcts``, ``mcts:fast``,
 ``mcts:strong`` are the plan-search bot's former names and still work).
 
 Names are ``kind`` or ``kind:level``; see docs/bots.md.
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .base import Bot
 from .greedy import GreedyBot
-from .heuristic import HeuristicBot
+from .heuristic import BoldBot, HeuristicBot
 from .random_bot import RandomBot
 from .search import KIND as SEARCH_KIND
 from .search import LEVELS, RankedPlan, SearchBot, rank_plans
@@ -20,6 +20,7 @@ _PLAIN: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "greedy": GreedyBot,
+    "bold": BoldBot,
 }
 
 #: other names for a bot kind: the plan search was called ``mcts``, though it builds no tree
@@ -52,5 +53,5 @@ def bot_names() -> list[str]:
     return sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
 
 
-__all__ = ["ALIASES", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan", "SearchBot",
+__all__ = ["ALIASES", "BoldBot", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan", "SearchBot",
            "bot_names", "make_bot", "rank_plans"]

@@ -7,6 +7,7 @@ search bot's own imagined game), so :func:`decide` works on either.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from operator import add
 from typing import Any
 
@@ -41,6 +42,23 @@ _RES_INDEX = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3}
 State = Any  # a GameState or a GameView: both read the same way
 
 
+@dataclass(frozen=True, eq=False)
+class Style:
+    """The heuristic's valuations and limits; :data:`DEFAULT` is the ``heuristic`` bot, and a
+    different style makes a differently-minded player with the same rules of thumb."""
+
+    city_value: float = CITY_VALUE
+    fuel_runs: float = FUEL_RUNS
+    extra_share: float = EXTRA_SHARE
+    bid_margin: float = BID_MARGIN
+    cheap: tuple[int, int, int, int] = CHEAP
+    max_city_cost: int = MAX_CITY_COST
+    build_reserve: int = BUILD_RESERVE
+
+
+DEFAULT = Style()
+
+
 class Outlook:
     """What one seat thinks of plants and fuel at one moment.
 
@@ -49,10 +67,11 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "_scores", "_held", "_gains", "_orders")
+                 "yields", "style", "_scores", "_held", "_gains", "_orders")
 
-    def __init__(self, s: State, seat: int) -> None:
+    def __init__(self, s: State, seat: int, style: Style = DEFAULT) -> None:
         scn = s.scn
+        self.style = style
         self.seat = seat
         self.mine: tuple[int, ...] = s.plants[seat]
         self.money: int = s.money[seat]
@@ -84,7 +103,9 @@ class Outlook:
         value = self._scores.get(plant)
         if value is None:
             cities: int = self.yields[plant]
-            value = self._scores[plant] = cities * CITY_VALUE - self.run_cost(plant) * FUEL_RUNS
+            style = self.style
+            value = self._scores[plant] = (cities * style.city_value
+                                           - self.run_cost(plant) * style.fuel_runs)
         return value
 
     def run_order(self, plants: tuple[int, ...]) -> list[int]:
@@ -100,6 +121,7 @@ class Outlook:
         score = self.score
         yields = self.yields
         ambition = self.ambition
+        extra = self.style.extra_share
         ranked = sorted(plants, key=score, reverse=True)[:self.limit]
         total = 0.0
         covered = 0
@@ -107,7 +129,7 @@ class Outlook:
             c = yields[p]
             room = ambition - covered
             useful = c if room >= c else (room if room > 0 else 0)
-            value = score(p) * ((useful + EXTRA_SHARE * (c - useful)) / c)
+            value = score(p) * ((useful + extra * (c - useful)) / c)
             if value > 0.0:
                 total += value
             covered += c
@@ -124,7 +146,7 @@ class Outlook:
 
     def max_bid(self, plant: int) -> int:
         reserve = 8 + 4 * self.step + self.run_cost(plant)
-        limit = min(self.gain(plant) - BID_MARGIN, self.money - reserve)
+        limit = min(self.gain(plant) - self.style.bid_margin, self.money - reserve)
         return int(limit)
 
 
@@ -133,15 +155,15 @@ _OUTLOOKS: dict[tuple[Any, ...], Outlook] = {}
 _OUTLOOKS_MAX = 20_000
 
 
-def outlook(s: State, seat: int) -> Outlook:
+def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     """The seat's Outlook now, shared with every equal moment (do not change it)."""
     key = (s.scn, seat, s.step, len(s.cities[seat]), s.money[seat], tuple(s.market_res),
-           tuple(s.plants))
+           tuple(s.plants), style)
     look = _OUTLOOKS.get(key)
     if look is None:
         if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
             _OUTLOOKS.clear()
-        look = _OUTLOOKS[key] = Outlook(s, seat)
+        look = _OUTLOOKS[key] = Outlook(s, seat, style)
     return look
 
 
@@ -192,11 +214,11 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
 
 
 # ---------------------------------------------------------------- auction
-def _auction(s: State, seat: int, legal: list[Action]) -> Action:
+def _auction(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     kind = legal[0].kind
     if kind == "discard":
-        return _discard(s, seat, legal)
-    look = outlook(s, seat)
+        return _discard(s, seat, legal, style)
+    look = outlook(s, seat, style)
     if s.auc_plant:
         # a running auction: raise by one while the plant is worth it
         if s.auc_bid + 1 <= look.max_bid(s.auc_plant) and len(legal) > 1:
@@ -219,8 +241,8 @@ def _auction(s: State, seat: int, legal: list[Action]) -> Action:
     return PASS if not must_buy else legal[0]
 
 
-def _discard(s: State, seat: int, legal: list[Action]) -> Action:
-    look = outlook(s, seat)
+def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
+    look = outlook(s, seat, style)
     mine = s.plants[seat]
 
     def worth(a: Action) -> float:
@@ -264,11 +286,11 @@ def _game_may_end(s: State) -> bool:
     return max(len(c) for c in s.cities) + 3 >= end
 
 
-def _buy(s: State, seat: int) -> Action:
+def _buy(s: State, seat: int, style: Style) -> Action:
     affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
     if not any(affordable):
         return DONE
-    look = outlook(s, seat)
+    look = outlook(s, seat, style)
     mine = s.plants[seat]
     owned = len(s.cities[seat])
     if _game_may_end(s):
@@ -280,7 +302,7 @@ def _buy(s: State, seat: int) -> Action:
     want = _deficit(s, look, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
         ahead = _deficit(s, look, chosen, held, 2)
-        want = [n if (s.price(r) or 99) <= CHEAP[r] else 0 for r, n in enumerate(ahead)]
+        want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
         amount = min(want[r], affordable[r])
         if amount > 0:
@@ -398,7 +420,8 @@ def affordable_cities(s: State, seat: int, money: int, most: int) -> tuple[int, 
     return _first(cheapest_cities(s, seat, money, most), most)
 
 
-def _build_target(s: State, seat: int, power: int | None = None) -> tuple[int, bool]:
+def _build_target(s: State, seat: int, power: int | None = None,
+                  style: Style = DEFAULT) -> tuple[int, bool]:
     """How many cities to own after this turn, and whether cost limits are off (end game)."""
     end = s.scn.end_cities
     owned = len(s.cities[seat])
@@ -413,7 +436,7 @@ def _build_target(s: State, seat: int, power: int | None = None) -> tuple[int, b
             return decided
     target = power
     capacity = sum(s.scn.plant_cities[p] for p in s.plants[seat])
-    if money >= BUILD_RESERVE + 10 * s.step:
+    if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
         target = max(target, capacity + (1 if s.step == 1 else 0))
     return min(target, end - 1), False
@@ -458,12 +481,12 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
     return None
 
 
-def _build(s: State, seat: int, legal: list[Action]) -> Action:
+def _build(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     if len(legal) == 1:
         return DONE
     owned = len(s.cities[seat])
     power = fuel_capacity(s, seat)
-    target, all_out = _build_target(s, seat, power)
+    target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
     scn = s.scn
@@ -478,8 +501,8 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
             continue
         c = scn.city_by_name[a.city]
         price = SLOT_PRICES[len(houses[c])] + (0 if first else reach[c])
-        if not all_out and (price > MAX_CITY_COST
-                            or (owned >= power and s.money[seat] - price < BUILD_RESERVE)):
+        if not all_out and (price > style.max_city_cost
+                            or (owned >= power and s.money[seat] - price < style.build_reserve)):
             continue
         score = price + 0.5 * central[c]
         if first:
@@ -492,7 +515,7 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
 
 
 # ---------------------------------------------------------------- the bot
-def decide(s: State, seat: int, legal: list[Action] | None = None) -> Action:
+def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT) -> Action:
     """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state)."""
     phase = s.phase
     if phase == BUREAUCRACY:
@@ -501,21 +524,36 @@ def decide(s: State, seat: int, legal: list[Action] | None = None) -> Action:
         power: Action = default_power(s, seat)
         return power
     if phase == RESOURCES_PHASE:
-        return _buy(s, seat)
+        return _buy(s, seat, style)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
         return legal[0]
     if phase == AUCTION:
-        return _auction(s, seat, legal)
+        return _auction(s, seat, legal, style)
     if phase == BUILD:
-        return _build(s, seat, legal)
+        return _build(s, seat, legal, style)
     return legal[0]
 
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    style = DEFAULT
 
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
-        return decide(view.public_state, view.seat)
+        return decide(view.public_state, view.seat, None, self.style)
+
+
+#: a bolder player: cities and spare capacity count for more, fuel for less, it bids past its
+#: valuation, connects at any price up to 55 and keeps little money back
+BOLD = Style(city_value=24.0, fuel_runs=2.0, extra_share=0.5, bid_margin=-4.0, cheap=(3, 3, 3, 7),
+             max_city_cost=55, build_reserve=10)
+
+
+class BoldBot(HeuristicBot):
+    """The heuristic's rules of thumb with the :data:`BOLD` valuations and bidding: a ladder
+    opponent the search's rollouts (which play the default heuristic) do not predict."""
+
+    name = "bold"
+    style = BOLD

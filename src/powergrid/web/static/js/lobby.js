@@ -9,6 +9,7 @@ const BOT_WORDS = {
   random: "random (plays any legal move)",
   heuristic: "heuristic (solid)",
   greedy: "greedy (plays for income)",
+  bold: "bold (a bolder heuristic)",
   pimc: "plan search (strong)",
   "pimc:fast": "plan search, fast (good)",
   "pimc:strong": "plan search, strong (slow)",
