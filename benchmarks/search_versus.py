@@ -5,8 +5,9 @@ seconds: what the speed bought.
 
 Two-player games (Germany by default), seats rotated game by game: the new bot sits first in
 even games, the old one (benchmarks/baseline, a frozen copy) in odd ones. Both think for the
-same wall-clock seconds per searched decision, so the figure shows what more forward-model
-calls per second buy; results are not replay-exact (the budget is in seconds). Prints the new
+same CPU seconds per searched decision (the process's CPU clock, so other jobs on the machine
+do not shift the balance), so the figure shows what more forward-model calls per second buy;
+results are not replay-exact (the budget is in seconds). Prints the new
 bot's win rate with a 95% Wilson interval, and each side's forward-model calls per search.
 """
 
@@ -26,10 +27,22 @@ import powergrid as pg  # noqa: E402
 from powergrid.bots.search import SearchBot  # noqa: E402
 
 
+class _CPU_CLOCK:
+    perf_counter = staticmethod(time.process_time)
+
+
 def play_one(job: tuple[str, float, str, int, int]) -> tuple[int, float, float, int, int, int, int]:
     """One game: (game, new bot's win share, its powered cities minus the old one's, new calls,
     new searches, old calls, old searches)."""
-    from baseline.search_before import SearchBot as SearchBefore
+    import baseline.search_before
+
+    import powergrid.bots.search
+
+    # Both bots read their deadline from this process's CPU clock, not the wall clock: on a
+    # shared machine the wall clock would hand each of them whatever the other jobs leave over.
+    for module in (baseline.search_before, powergrid.bots.search):
+        module.time = _CPU_CLOCK  # type: ignore[attr-defined]
+    SearchBefore = baseline.search_before.SearchBot
 
     level, seconds, map_name, seed, game = job
     new_seat = game % 2
@@ -74,7 +87,9 @@ def main() -> int:
             if done % 10 == 0 or done == args.games:
                 lo, hi = wilson(wins, done)
                 print(f"  {done}/{args.games} games, {time.perf_counter() - start:.0f} s: new wins "
-                      f"{wins:.1f} ({wins / done:.1%}, [{lo:.1%}, {hi:.1%}])", file=sys.stderr, flush=True)
+                      f"{wins:.1f} ({wins / done:.1%}, [{lo:.1%}, {hi:.1%}]), powered {margin / done:+.2f}, "
+                      f"calls per search new {calls[0] / max(1, searches[0]):,.0f} before "
+                      f"{calls[1] / max(1, searches[1]):,.0f}", file=sys.stderr, flush=True)
     lo, hi = wilson(wins, done)
     print(f"{args.level} at {args.seconds} s per searched decision, 2-player {args.map}, {done} games, "
           f"seed {args.seed}")

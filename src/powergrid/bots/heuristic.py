@@ -241,6 +241,15 @@ def _auction(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     return PASS if not must_buy else legal[0]
 
 
+def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
+    """In a running auction: raise by one while the plant is worth it (the legal actions are
+    every bid from one above the current one up to the seat's money, and passing)."""
+    bid = s.auc_bid
+    if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
+        return Action("bid", 0, bid + 1)
+    return PASS
+
+
 def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     look = outlook(s, seat, style)
     mine = s.plants[seat]
@@ -525,6 +534,8 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return power
     if phase == RESOURCES_PHASE:
         return _buy(s, seat, style)
+    if phase == AUCTION and s.auc_plant and s.discard_seat < 0:
+        return _raise_or_pass(s, seat, style)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
