@@ -40,6 +40,7 @@ _PLANTS = _plant_table()
 _CATALOG_PLANTS = catalog().plants
 _TRACKS = catalog().tracks
 _NO_PLANT = (0.0,) * len(PLANT_FEATURES)
+_PLANT_ARRAYS = {n: np.array(f, dtype=np.float32) for n, f in _PLANTS.items()}
 
 
 @dataclass(frozen=True)
@@ -128,26 +129,48 @@ class ObservationEncoder:
         for f in fields:
             self.high[f.start:f.stop] = f.high
         self._at = {f.name: f.start for f in fields}
-        self._scn: Any = None
-        self._static: tuple[tuple[int, ...], np.ndarray, float] = ((), np.zeros(0), 0.0)
+        self._board: Any = None
+        self._end_cities = 0
+        self._static: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0))
         self._memo: dict[Any, Any] = {}
-        self._one_hot = [[1.0 if i == j else 0.0 for i in range(n)] for j in range(n)]
-        self._no_auction = [0.0] * (1 + pf + 1 + n)
+        self._scalars(n)
         if self._at["city_in_play"] != self._players_at + n * self._player_size:
             raise AssertionError("observation layout out of step with encode")  # pragma: no cover
+
+    def _scalars(self, n: int) -> None:
+        """Where the numbers written on every call go, with their caps and scales (``encode``
+        lists the values in this order)."""
+        at = self._at
+        spots: list[tuple[int, float, float]] = [
+            (at["round"], 30, 30), (at["most_cities"], 1e9, 22), (at["my_powerable"], 1e9, 1)]
+        for k in range(n):
+            o = at[f"p{k}_money"]
+            spots += [(o, 500, MONEY_SCALE), (o + 1, 1e9, 22), (o + 2, 20, 20)]
+            spots += [(o + 3 + r, _TRACKS[r].capacity, _TRACKS[r].capacity) for r in range(4)]
+        spots += [(at["resource_market"] + r, 1e9, _TRACKS[r].capacity) for r in range(4)]
+        spots += [(at["resource_price"] + r, 1e9, 16) for r in range(4)]
+        spots += [(at["resource_supply"] + r, _TRACKS[r].total, _TRACKS[r].total) for r in range(4)]
+        spots += [(at["auction_bid"], 500, MONEY_SCALE), (at["deck"], 42, 42)]
+        self._scalar_at = np.array([s[0] for s in spots], dtype=np.intp)
+        self._scalar_cap = np.array([s[1] for s in spots], dtype=np.float64)
+        self._scalar_denominator = np.array([s[2] for s in spots], dtype=np.float64)
 
     def layout(self) -> list[tuple[str, slice]]:
         return [(f.name, f.slice) for f in self.fields]
 
-    def _statics(self, view: GameView) -> tuple[tuple[int, ...], np.ndarray, float]:
-        scn = view.scn
-        if scn is not self._scn:
-            in_play = tuple(scn.board.in_play)
-            flags = [0.0] * self.cities
+    def _statics(self, state: GameState) -> tuple[tuple[int, ...], np.ndarray]:
+        """The cities in play and a template vector holding what a game never changes."""
+        scn = state.scn
+        board = scn.board
+        if board is not self._board or scn.end_cities != self._end_cities:
+            in_play = tuple(board.in_play)
+            template = np.zeros(self.size, dtype=np.float32)
+            at = self._at["city_in_play"]
             for c in in_play:
-                flags[c] = 1.0
-            self._static = (in_play, np.array(flags, dtype=np.float32), scn.end_cities / 22.0)
-            self._scn = scn
+                template[at + c] = 1.0
+            template[self._at["end_cities"]] = scn.end_cities / 22.0
+            self._static = (in_play, template)
+            self._board, self._end_cities = board, scn.end_cities
             self._memo.clear()
         return self._static
 
@@ -225,90 +248,96 @@ class ObservationEncoder:
                 break
         return min(best, len(seen.cities[me]), 20) / 20.0
 
-    def encode(self, view: GameView) -> np.ndarray:
-        """The observation vector of ``view.seat`` (float32, shape ``(size,)``).
+    def encode(self, view: GameView | GameState, seat: int | None = None) -> np.ndarray:
+        """The observation vector of ``seat`` (default: the view's seat, or a state's player to
+        act), float32, shape ``(size,)``.
 
-        Built by copying a few memoised arrays and short lists of the values that change
-        often: converting Python floats one by one is what costs time here.
+        A true ``GameState`` may be encoded directly: the observation reads only what every
+        player sees (the deck enters as its size and whether the Step 3 card is in it).
+        Built from a template, memoised arrays for the parts that change rarely, and one
+        vectorised write of the numbers that change often.
         """
+        if isinstance(view, GameView):
+            seen = seen_state(view)
+            me = view.seat if seat is None else seat
+        else:
+            seen = view
+            me = seen.current_player if seat is None else seat
+            if me is None:
+                raise ValueError("the game is over: name the seat to observe")
         n = self.players
-        me = view.seat
         memo = self._memoised
-        in_play, in_play_flags, end = self._statics(view)
-        seen = seen_state(view)
-        obs = np.empty(self.size, dtype=np.float32)
+        in_play, template = self._statics(seen)
+        obs = template.copy()
+        at = self._at
+        cities = seen.cities
+        money, powered, res, order = seen.money, seen.powered, seen.res, seen.order
+        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
+        market_res, supply = seen.market_res, seen.supply
+        to_act = seen.current_player
+        deck = seen.deck
 
-        head = [0.0] * self._players_at
-        head[0] = min(seen.round, 30) / 30.0
-        head[seen.step] = 1.0
+        ones = [seen.step]
         phase = seen.phase
         if phase in _PHASES:
-            head[4 + _PHASES.index(phase)] = 1.0
-        to_act = seen.current_player
+            ones.append(4 + _PHASES.index(phase))
         if to_act is not None:
-            head[8 + (to_act - me) % n] = 1.0
-        o = 8 + n
-        head[o] = 1.0 if seen.discard_seat == me else 0.0
-        cities = seen.cities
-        head[o + 1] = end
-        head[o + 2] = max(len(c) for c in cities) / 22.0
-        head[o + 3] = self._powerable(seen, me)
-        head[o + 4] = 1.0 if cities[me] else 0.0
-        obs[:self._players_at] = head
-
-        money, plants, powered = seen.money, seen.plants, seen.powered
-        order = seen.order
-        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
-        one_hot = self._one_hot
-        size, split = self._player_size, self._player_dynamic
-        o = self._players_at
+            ones.append(8 + (to_act - me) % n)
+        if seen.discard_seat == me:
+            ones.append(at["must_discard"])
+        if cities[me]:
+            ones.append(at["my_network"])
+        values = [seen.round, max(len(c) for c in cities), self._powerable(seen, me)]
+        p_at, size, split = self._players_at, self._player_size, self._player_dynamic
         for k in range(n):
-            seat = (me + k) % n
-            c, oil, g, u = seen.resources_of(seat)
-            obs[o:o + split] = [
-                min(money[seat], 500) / MONEY_SCALE, len(cities[seat]) / 22.0, min(powered[seat], 20) / 20.0,
-                min(c, 24) / 24.0, min(oil, 24) / 24.0, min(g, 24) / 24.0, min(u, 12) / 12.0,
-                *one_hot[order.index(seat)],
-                float(auc_done >> seat & 1), float(auc_in >> seat & 1) if auc_plant else 0.0,
-                1.0 if auc_plant and auc_leader == seat else 0.0]
-            held = plants[seat]
+            s = (me + k) % n
+            o = p_at + k * size
+            values += (money[s], len(cities[s]), powered[s], res[4 * s], res[4 * s + 1], res[4 * s + 2],
+                       res[4 * s + 3])
+            ones.append(o + 7 + order.index(s))
+            if auc_done >> s & 1:
+                ones.append(o + 7 + n)
+            if auc_plant:
+                if auc_in >> s & 1:
+                    ones.append(o + 8 + n)
+                if auc_leader == s:
+                    ones.append(o + 9 + n)
+            held = seen.plants[s]
             obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
-            o += size
+        values += market_res
+        for r in range(4):
+            count = market_res[r]
+            values.append(0 if count == 0 else
+                          seen.scn.catalog.tracks[r].slot_prices[seen.scn.capacity[r] - count])
+        values += supply
+        if auc_plant:
+            values.append(seen.auc_bid)
+            ones.append(at["auction_running"])
+            ones.append(at["auction_leader"] + (auc_leader - me) % n)
+            plant_at = at["auction_plant"]
+            obs[plant_at:plant_at + len(PLANT_FEATURES)] = _PLANT_ARRAYS[auc_plant]
+        else:
+            values.append(0)
+        values.append(len(deck))
+        if STEP3 in deck:
+            ones.append(at["deck"] + 1)
+        scalars = np.minimum(np.array(values, dtype=np.float64), self._scalar_cap)
+        obs[self._scalar_at] = scalars / self._scalar_denominator
+        obs[ones] = 1.0
 
-        at = self._at
-        cities_n = self.cities
-        obs[o:o + cities_n] = in_play_flags
-        o += cities_n
+        o = at["city_houses"]
         houses = seen.houses
         # Occupancy follows from each seat's cities, a much cheaper key than the houses.
         block = memo((me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
         obs[o:o + block.size] = block
-        o += block.size
+        o = at["my_connection"]
         reach = seen.reach[me]
-        obs[o:o + cities_n] = memo(("reach", cities[me]), lambda: self._connection_part(reach, in_play))
+        obs[o:o + self.cities] = memo(("reach", cities[me]), lambda: self._connection_part(reach, in_play))
         o = at["market"]
         market = tuple(seen.market)
-        current = tuple(seen.current_market())
-        block = memo(("market", market, current), lambda: self._market_part(market, current))
+        step = seen.step
+        block = memo(("market", market, step), lambda: self._market_part(market, seen.current_market()))
         obs[o:o + block.size] = block
-        o += block.size
-
-        market_res, supply = seen.market_res, seen.supply
-        tail = [market_res[r] / _TRACKS[r].capacity for r in range(4)]
-        for r in range(4):
-            price = seen.price(r)
-            tail.append(price / 16.0 if price is not None else 0.0)
-        tail += [min(supply[r] / _TRACKS[r].total, 1.0) for r in range(4)]
-        if auc_plant:
-            tail.append(1.0)
-            tail += _PLANTS[auc_plant]
-            tail.append(min(seen.auc_bid, 500) / MONEY_SCALE)
-            tail += one_hot[(auc_leader - me) % n]
-        else:
-            tail += self._no_auction
-        tail.append(min(view.deck_size, 42) / 42.0)
-        tail.append(1.0 if view.step3_in_deck else 0.0)
-        obs[o:] = tail
         return obs
 
 
