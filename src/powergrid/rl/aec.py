@@ -58,11 +58,13 @@ class SeedSequence:
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
-    """Gymnasium's convention: an unsupported render mode warns (and renders nothing), so
-    tools that always pass one (SB3's ``make_vec_env`` passes ``"rgb_array"``) still work."""
+    """Gymnasium's convention: an unsupported render mode warns, so tools that always pass one
+    (SB3's ``make_vec_env`` passes ``"rgb_array"``) still work. The environment then renders
+    nothing (its ``render_mode`` is None)."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         gymnasium.logger.warn(f"render_mode {render_mode!r} is not supported ({RENDER_MODES} or None): "
                               "render() will return None")
+        return None
     return render_mode
 
 
@@ -286,6 +288,16 @@ def describe_state(game: GameState) -> str:
     if game.is_over:
         lines.append(f"winners: {list(game.winners)}")
     return "\n".join(lines)
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """PettingZoo's parallel API over the turn-based game (PettingZoo's
+    ``turn_based_aec_to_parallel``): every live agent gets an observation each step, only the
+    action of the agent to act (``infos[agent]["active_agent"]``; the only one whose mask is
+    not all zeros) is applied, the others' are ignored. Power Grid is turn-based, so
+    ``aec_to_parallel`` (simultaneous moves) refuses it: ``is_parallelizable`` is False."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    return turn_based_aec_to_parallel(env(**kwargs))
 
 
 def raw_env(**kwargs: Any) -> PowerGridAEC:

@@ -112,6 +112,25 @@ class GameState:
 
     __copy__ = clone
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        # clone copies every mutable part; the rest (tuples, the scenario, the log) is immutable.
+        return self.clone()
+
+    # The log is a chain of nested tuples as deep as the game is long, too deep for pickle's
+    # recursion: it is pickled as a flat tuple of events and chained again when loaded.
+    def __getstate__(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__slots__}
+        data["_log"] = tuple(self.events)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        chain: tuple[Any, ...] | None = None
+        for event in data.pop("_log"):
+            chain = (event, chain)
+        for name, value in data.items():
+            object.__setattr__(self, name, value)
+        self._log = chain
+
     # ------------------------------------------------------------------ reading
     @property
     def config(self) -> GameConfig:
