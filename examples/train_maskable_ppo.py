@@ -58,41 +58,47 @@ class VectorObservation(gym.ObservationWrapper):
         return self.env.unwrapped.action_masks()
 
 
-def make_env(players: int, map_name: str, reward: str, seed: int) -> Any:
+def make_env(players: int, map_name: str, reward: str, seed: int, opponent: str) -> Any:
     def build() -> gym.Env:
         torch.set_num_threads(1)
-        env = rl.SingleAgentEnv(map=map_name, players=players, opponents="random", seed=seed,
+        env = rl.SingleAgentEnv(map=map_name, players=players, opponents=opponent, seed=seed,
                                 reward=reward, bids=BIDS, view_in_info=False)
         return VectorObservation(env)
     return build
 
 
 class Progress(BaseCallback):
-    """Stops at the deadline and prints the recent win rate of the learner (seat 0)."""
+    """Stops at the deadline and prints the learner's (seat 0) recent win rate per opponent."""
 
-    def __init__(self, deadline: float, every: int = 20_000) -> None:
+    def __init__(self, deadline: float, opponents: list[str], every: int = 20_000) -> None:
         super().__init__()
         self.deadline = deadline
         self.every = every
-        self.recent: list[float] = []
+        self.opponents = opponents
+        self.recent: dict[str, list[float]] = {name: [] for name in dict.fromkeys(opponents)}
         self.started = time.monotonic()
         self._next = every
 
     def _on_step(self) -> bool:
-        for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
+        for i, (info, done) in enumerate(zip(self.locals["infos"], self.locals["dones"], strict=True)):
             if done and "winners" in info:
                 winners = info["winners"]
-                self.recent = (self.recent + [1.0 / len(winners) if 0 in winners else 0.0])[-200:]
+                kind = self.opponents[i]
+                self.recent[kind] = (self.recent[kind] + [1.0 / len(winners) if 0 in winners else 0.0])[-200:]
         if self.num_timesteps >= self._next:
             self._next += self.every
-            rate = np.mean(self.recent) if self.recent else float("nan")
+            rates = ", ".join(f"vs {kind} {np.mean(r):.3f} ({len(r)})"
+                              for kind, r in self.recent.items() if r)
             print(f"  {self.num_timesteps:8,d} steps {time.monotonic() - self.started:6.0f} s  "
-                  f"win rate over the last {len(self.recent)} games {rate:.3f}", flush=True)
+                  f"recent win rate {rates}", flush=True)
         return time.monotonic() < self.deadline
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
-    factories = [make_env(args.players, args.map, args.reward, args.seed + i) for i in range(args.envs)]
+    kinds = args.train_against.split(",")
+    opponents = [kinds[i % len(kinds)] for i in range(args.envs)]
+    factories = [make_env(args.players, args.map, args.reward, args.seed + i, opponents[i])
+                 for i in range(args.envs)]
     vec = SubprocVecEnv(factories) if args.subproc else DummyVecEnv(factories)
     vec = VecMonitor(vec)
     model = MaskablePPO(
@@ -101,10 +107,10 @@ def train(args: argparse.Namespace) -> MaskablePPO:
         policy_kwargs={"net_arch": [256, 256]}, seed=args.seed, device="cpu", verbose=0)
     where = "subprocess" if args.subproc else "in process"
     print(f"training {args.minutes:g} min: {args.envs} envs ({where}), "
-          f"{args.players}-player {args.map}, reward {args.reward}, bids {BIDS}, "
+          f"{args.players}-player {args.map}, opponents {opponents}, reward {args.reward}, bids {BIDS}, "
           f"{vec.action_space.n} actions, torch threads {torch.get_num_threads()}", flush=True)
     started = time.monotonic()
-    progress = Progress(started + args.minutes * 60)
+    progress = Progress(started + args.minutes * 60, opponents)
     model.learn(total_timesteps=10**9, callback=progress)
     elapsed = time.monotonic() - started
     print(f"trained {model.num_timesteps:,d} steps in {elapsed:.0f} s "
@@ -160,7 +166,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("ppo_powergrid.zip"))
     parser.add_argument("--evaluate", type=Path, help="skip training: evaluate this saved model")
     parser.add_argument("--games", type=int, default=200, help="evaluation games per opponent")
-    parser.add_argument("--opponents", default="random,heuristic", help="evaluation opponents")
+    parser.add_argument("--train-against", default="random",
+                        help="training opponents, one kind per env in turn (e.g. random,heuristic)")
+    parser.add_argument("--eval-against", default="random,heuristic", help="evaluation opponents")
     parser.add_argument("--sample", action="store_true", help="evaluate the sampled policy, not greedy")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -170,7 +178,7 @@ def main() -> None:
         model = train(args)
         model.save(args.out)
         print(f"saved {args.out}")
-    for opponent in args.opponents.split(","):
+    for opponent in args.eval_against.split(","):
         if args.games:
             evaluate(model, args.players, args.map, args.games, args.seed + 1000, opponent, not args.sample)
 

@@ -26,6 +26,7 @@ from .policy_bot import PolicyBot
 from .rewards import REWARDS, potentials, rank_rewards, terminal_rewards
 from .single import SingleAgentEnv
 from .state_api import decode, legal_mask, observe
+from .vector import PowerGridVectorEnv, vector_env
 
 GYM_ID = "powergrid/PowerGrid-v0"
 
@@ -43,5 +44,6 @@ __all__ = [
     "ActionCodec", "ActionNotEncodable", "BID_ENCODINGS", "BID_RAISES", "decode", "DEFAULT_BID_CAP",
     "EncodedLegal", "env", "GYM_ID", "IllegalEncodedAction", "legal_mask", "observation_fields",
     "ObservationEncoder", "observe", "OPEN_OFFSETS", "parallel_env", "PolicyBot", "potentials",
-    "PowerGridAEC", "rank_rewards", "raw_env", "REWARDS", "SingleAgentEnv", "terminal_rewards",
+    "PowerGridAEC", "PowerGridVectorEnv", "rank_rewards", "raw_env", "REWARDS", "SingleAgentEnv",
+    "terminal_rewards", "vector_env",
 ]

@@ -199,7 +199,6 @@ class ActionCodec:
         self._burn = {n: p.burn for n, p in cat.plants.items()}
         self._open_at = {off: k for k, off in enumerate(OPEN_OFFSETS)}
         self._raise_at = {r: k for k, r in enumerate(BID_RAISES)}
-        self._empty = np.zeros(self.size, dtype=np.int8)
 
     # ------------------------------------------------------------------ encoding
     def encode(self, view: GameView | GameState, action: Action, seat: int | None = None) -> int:
@@ -268,13 +267,19 @@ class ActionCodec:
             return self.DISCARD + hand.index(a.plant) * (self.coal_kept_max + 1) + a.fuel[0]
         return -1
 
-    def legal(self, view: GameView | GameState, seat: int | None = None) -> EncodedLegal:
+    def legal(self, view: GameView | GameState, seat: int | None = None,
+              out: np.ndarray | None = None) -> EncodedLegal:
         """The legal actions of ``seat`` (default: the view's seat, or a state's player to act),
-        their indices and the ``np.int8`` mask; all zeros when that seat is not to act."""
+        their indices and the ``np.int8`` mask; all zeros when that seat is not to act.
+        ``out`` (an int8 row, e.g. of a batch) is cleared and used as the mask."""
         state, seat = _state_and_seat(view, seat)
+        if out is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+        else:
+            mask = out
+            mask[:] = 0
         if state.current_player != seat:
-            return EncodedLegal(self, self._empty.copy(), {}, [], 0, 0)
-        mask = np.zeros(self.size, dtype=np.int8)
+            return EncodedLegal(self, mask, {}, [], 0, 0)
         ranges = auction_ranges(state)
         if ranges is not None:
             return self._legal_auction(state, ranges, mask)
@@ -282,8 +287,16 @@ class ActionCodec:
         explicit: dict[int, Action] = {}
         left_out = 0
         encode = self._encode
+        build, city_index, buy_base = self.BUILD, self.city_index, self._buy_base
         for a in state.legal_actions():
-            i = encode(a, {}, hand, 0)
+            # The long lists (building, buying) get an inline path.
+            kind = a.kind
+            if kind == "build":
+                i = build + city_index.get(a.city, -1 - build)
+            elif kind == "buy":
+                i = buy_base[a.resource] + a.amount
+            else:
+                i = encode(a, {}, hand, 0)
             if i >= 0:
                 explicit[i] = a
             else:

@@ -23,6 +23,9 @@ MARKET_SLOTS = 8
 MONEY_SCALE = 100.0
 MONEY_HIGH = 5.0
 _PHASES = (2, 3, 4, 5)  # auction, resources, build, bureaucracy
+_PHASE_AT = {phase: 4 + i for i, phase in enumerate(_PHASES)}
+#: arrays of the rarely changing parts kept (about 2.8 kB each for 4 players)
+BASE_CACHE = 4096
 _STORAGE_SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
 _FUEL_SLOT = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3, "hybrid": 4}
 
@@ -129,9 +132,9 @@ class ObservationEncoder:
         for f in fields:
             self.high[f.start:f.stop] = f.high
         self._at = {f.name: f.start for f in fields}
-        self._board: Any = None
-        self._end_cities = 0
-        self._static: tuple[tuple[int, ...], np.ndarray] = ((), np.zeros(0))
+        self._boards: dict[int, tuple[Any, int, tuple[int, ...], np.ndarray]] = {}
+        self._bases: dict[Any, np.ndarray] = {}
+        self._price_tables: dict[tuple[int, ...], list[list[int]]] = {}
         self._memo: dict[Any, Any] = {}
         self._scalars(n)
         if self._at["city_in_play"] != self._players_at + n * self._player_size:
@@ -158,21 +161,26 @@ class ObservationEncoder:
     def layout(self) -> list[tuple[str, slice]]:
         return [(f.name, f.slice) for f in self.fields]
 
-    def _statics(self, state: GameState) -> tuple[tuple[int, ...], np.ndarray]:
-        """The cities in play and a template vector holding what a game never changes."""
+    def _statics(self, state: GameState) -> tuple[int, tuple[int, ...], np.ndarray]:
+        """The board's key, the cities in play and a template vector holding what a game never
+        changes. Kept per board (a batch of games has many), with the board itself so that
+        its ``id`` stays its own while cached."""
         scn = state.scn
         board = scn.board
-        if board is not self._board or scn.end_cities != self._end_cities:
+        key = id(board)
+        cached = self._boards.get(key)
+        if cached is None or cached[0] is not board or cached[1] != scn.end_cities:
+            if len(self._boards) >= 256:
+                self._boards.clear()
+                self._bases.clear()  # their keys name boards by id
             in_play = tuple(board.in_play)
             template = np.zeros(self.size, dtype=np.float32)
             at = self._at["city_in_play"]
             for c in in_play:
                 template[at + c] = 1.0
             template[self._at["end_cities"]] = scn.end_cities / 22.0
-            self._static = (in_play, template)
-            self._board, self._end_cities = board, scn.end_cities
-            self._memo.clear()
-        return self._static
+            cached = self._boards[key] = (board, scn.end_cities, in_play, template)
+        return key, cached[2], cached[3]
 
     # Parts that change rarely (plants held, houses, the plant market, a seat's network) are
     # memoised by their immutable inputs: that is most of the speed of ``encode``.
@@ -248,14 +256,16 @@ class ObservationEncoder:
                 break
         return min(best, len(seen.cities[me]), 20) / 20.0
 
-    def encode(self, view: GameView | GameState, seat: int | None = None) -> np.ndarray:
+    def encode(self, view: GameView | GameState, seat: int | None = None,
+               out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (default: the view's seat, or a state's player to
         act), float32, shape ``(size,)``.
 
         A true ``GameState`` may be encoded directly: the observation reads only what every
         player sees (the deck enters as its size and whether the Step 3 card is in it).
         Built from a template, memoised arrays for the parts that change rarely, and one
-        vectorised write of the numbers that change often.
+        vectorised write of the numbers that change often. ``out`` (a float32 row of the right
+        size, e.g. of a batch) is filled and returned instead of a new array.
         """
         if isinstance(view, GameView):
             seen = seen_state(view)
@@ -266,11 +276,23 @@ class ObservationEncoder:
             if me is None:
                 raise ValueError("the game is over: name the seat to observe")
         n = self.players
-        memo = self._memoised
-        in_play, template = self._statics(seen)
-        obs = template.copy()
-        at = self._at
+        board, in_play, template = self._statics(seen)
         cities = seen.cities
+        plants = seen.plants
+        market = seen.market
+        # Everything that changes only when a plant is bought or a house built, in one array.
+        key = (board, me, tuple(plants), tuple(cities), tuple(market), seen.step)
+        base = self._bases.get(key)
+        if base is None:
+            if len(self._bases) >= BASE_CACHE:
+                self._bases.clear()
+            base = self._bases[key] = self._base(seen, me, in_play, template)
+        if out is None:
+            obs = base.copy()
+        else:
+            obs = out
+            obs[:] = base
+        at = self._at
         money, powered, res, order = seen.money, seen.powered, seen.res, seen.order
         auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
         market_res, supply = seen.market_res, seen.supply
@@ -278,9 +300,9 @@ class ObservationEncoder:
         deck = seen.deck
 
         ones = [seen.step]
-        phase = seen.phase
-        if phase in _PHASES:
-            ones.append(4 + _PHASES.index(phase))
+        phase_at = _PHASE_AT.get(seen.phase)
+        if phase_at is not None:
+            ones.append(phase_at)
         if to_act is not None:
             ones.append(8 + (to_act - me) % n)
         if seen.discard_seat == me:
@@ -288,12 +310,12 @@ class ObservationEncoder:
         if cities[me]:
             ones.append(at["my_network"])
         values = [seen.round, max(len(c) for c in cities), self._powerable(seen, me)]
-        p_at, size, split = self._players_at, self._player_size, self._player_dynamic
+        p_at, size = self._players_at, self._player_size
         for k in range(n):
             s = (me + k) % n
             o = p_at + k * size
-            values += (money[s], len(cities[s]), powered[s], res[4 * s], res[4 * s + 1], res[4 * s + 2],
-                       res[4 * s + 3])
+            i = 4 * s
+            values += (money[s], len(cities[s]), powered[s], res[i], res[i + 1], res[i + 2], res[i + 3])
             ones.append(o + 7 + order.index(s))
             if auc_done >> s & 1:
                 ones.append(o + 7 + n)
@@ -302,13 +324,11 @@ class ObservationEncoder:
                     ones.append(o + 8 + n)
                 if auc_leader == s:
                     ones.append(o + 9 + n)
-            held = seen.plants[s]
-            obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
         values += market_res
+        prices = self._prices(seen)
         for r in range(4):
             count = market_res[r]
-            values.append(0 if count == 0 else
-                          seen.scn.catalog.tracks[r].slot_prices[seen.scn.capacity[r] - count])
+            values.append(prices[r][count])
         values += supply
         if auc_plant:
             values.append(seen.auc_bid)
@@ -324,19 +344,41 @@ class ObservationEncoder:
         scalars = np.minimum(np.array(values, dtype=np.float64), self._scalar_cap)
         obs[self._scalar_at] = scalars / self._scalar_denominator
         obs[ones] = 1.0
+        return obs
 
+    def _prices(self, seen: GameState) -> list[list[int]]:
+        """Per resource, the price of the next unit indexed by the units left (0 when none)."""
+        scn = seen.scn
+        table = self._price_tables.get(scn.capacity)
+        if table is None:
+            table = []
+            for r in range(4):
+                capacity = scn.capacity[r]
+                prices = scn.catalog.tracks[r].slot_prices
+                table.append([0] + [prices[capacity - count] for count in range(1, capacity + 1)])
+            self._price_tables[scn.capacity] = table
+        return table
+
+    def _base(self, seen: GameState, me: int, in_play: tuple[int, ...], template: np.ndarray) -> np.ndarray:
+        """The template with the parts that change rarely filled in: plants held, houses,
+        my connection costs, the plant market."""
+        obs = template.copy()
+        n = self.players
+        p_at, size, split = self._players_at, self._player_size, self._player_dynamic
+        memo = self._memoised
+        for k in range(n):
+            held = seen.plants[(me + k) % n]
+            o = p_at + k * size
+            obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
+        at = self._at
+        block = self._city_part(me, seen.houses, in_play)
         o = at["city_houses"]
-        houses = seen.houses
-        # Occupancy follows from each seat's cities, a much cheaper key than the houses.
-        block = memo((me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
         obs[o:o + block.size] = block
         o = at["my_connection"]
-        reach = seen.reach[me]
-        obs[o:o + self.cities] = memo(("reach", cities[me]), lambda: self._connection_part(reach, in_play))
-        o = at["market"]
+        obs[o:o + self.cities] = self._connection_part(seen.reach[me], in_play)
         market = tuple(seen.market)
-        step = seen.step
-        block = memo(("market", market, step), lambda: self._market_part(market, seen.current_market()))
+        block = memo(("market", market, seen.step), lambda: self._market_part(market, seen.current_market()))
+        o = at["market"]
         obs[o:o + block.size] = block
         return obs
 
