@@ -173,6 +173,7 @@ class ObservationEncoder:
             if len(self._boards) >= 256:
                 self._boards.clear()
                 self._bases.clear()  # their keys name boards by id
+                self._memo.clear()
             in_play = tuple(board.in_play)
             template = np.zeros(self.size, dtype=np.float32)
             at = self._at["city_in_play"]
@@ -371,11 +372,17 @@ class ObservationEncoder:
             o = p_at + k * size
             obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
         at = self._at
-        block = self._city_part(me, seen.houses, in_play)
+        board = id(seen.scn.board)
+        cities = seen.cities
+        houses = seen.houses
+        # Occupancy follows from each seat's cities, a much cheaper key than the houses.
+        block = memo((board, me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
         o = at["city_houses"]
         obs[o:o + block.size] = block
         o = at["my_connection"]
-        obs[o:o + self.cities] = self._connection_part(seen.reach[me], in_play)
+        reach = seen.reach[me]
+        obs[o:o + self.cities] = memo(("reach", board, cities[me]),
+                                      lambda: self._connection_part(reach, in_play))
         market = tuple(seen.market)
         block = memo(("market", market, seen.step), lambda: self._market_part(market, seen.current_market()))
         o = at["market"]
