@@ -133,6 +133,7 @@ class ObservationEncoder:
             self.high[f.start:f.stop] = f.high
         self._at = {f.name: f.start for f in fields}
         self._boards: dict[int, tuple[Any, int, tuple[int, ...], np.ndarray]] = {}
+        self._in_play_slice = slice(self._at["city_in_play"], self._at["city_in_play"] + cities)
         self._bases: dict[Any, np.ndarray] = {}
         self._price_tables: dict[tuple[int, ...], list[list[int]]] = {}
         self._memo: dict[Any, Any] = {}
@@ -210,26 +211,19 @@ class ObservationEncoder:
         out += _NO_PLANT * (self.hand - min(len(plants), self.hand))
         return np.array(out, dtype=np.float32)
 
-    def _city_part(self, me: int, houses: list[tuple[int, ...]], in_play: tuple[int, ...]
-                   ) -> np.ndarray:
-        n, size = self.players, self.cities
-        block = [0.0] * (size * n)
-        taken = [0.0] * size
-        for city in in_play:
-            here = houses[city]
-            if here:
-                for s in here:
-                    block[city * n + (s - me) % n] = 1.0
-                taken[city] = len(here) / 3.0
-        return np.array(block + taken, dtype=np.float32)
+    def _houses_of(self, held: tuple[int, ...], in_play: np.ndarray) -> np.ndarray:
+        """1 for each city (in play) where a seat with these cities has a house."""
+        out = np.zeros(self.cities, dtype=np.float32)
+        if held:
+            out[list(held)] = 1.0
+        return out * in_play
 
-    def _connection_part(self, reach: tuple[int, ...] | None, in_play: tuple[int, ...]) -> np.ndarray:
-        out = [0.0] * self.cities
-        if reach is not None:
-            for city in in_play:
-                d = reach[city]
-                out[city] = d / 60.0 if d < 60 else 1.0
-        return np.array(out, dtype=np.float32)
+    def _connection_part(self, reach: tuple[int, ...] | None, in_play: np.ndarray) -> np.ndarray:
+        """Cheapest connection cost to each city in play / 60, capped at 1 (0 without a network)."""
+        if reach is None:
+            return np.zeros(self.cities, dtype=np.float32)
+        costs = np.minimum(np.array(reach, dtype=np.float64) / 60.0, 1.0)
+        return (costs * in_play).astype(np.float32)
 
     def _market_part(self, market: tuple[int, ...], current: tuple[int, ...]) -> np.ndarray:
         out: list[float] = []
@@ -374,15 +368,21 @@ class ObservationEncoder:
         at = self._at
         board = id(seen.scn.board)
         cities = seen.cities
-        houses = seen.houses
-        # Occupancy follows from each seat's cities, a much cheaper key than the houses.
-        block = memo((board, me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
+        # Each seat's houses as a 0/1 vector over the cities, kept per seat's city list, then
+        # lined up relative to the observer (city-major) and summed for the houses per city.
+        flags = template[self._in_play_slice]
+        size = self.cities
         o = at["city_houses"]
-        obs[o:o + block.size] = block
+        block = obs[o:o + size * n].reshape(size, n)
+        for k in range(n):
+            held = cities[(me + k) % n]
+            block[:, k] = memo(("houses", board, held), lambda held=held: self._houses_of(held, flags))
+        o = at["city_taken"]
+        obs[o:o + size] = block.sum(axis=1) / 3.0
         o = at["my_connection"]
         reach = seen.reach[me]
-        obs[o:o + self.cities] = memo(("reach", board, cities[me]),
-                                      lambda: self._connection_part(reach, in_play))
+        obs[o:o + size] = memo(("reach", board, cities[me]),
+                               lambda: self._connection_part(reach, flags))
         market = tuple(seen.market)
         block = memo(("market", market, seen.step), lambda: self._market_part(market, seen.current_market()))
         o = at["market"]
