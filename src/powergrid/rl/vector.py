@@ -113,7 +113,7 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         obs = self._empty_batch()
         for i in range(n):
             self._new_game(i, self._seeds[i].next(seeds[i]))
-            self._write(i, obs)
+        self._write_all(obs)
         return obs, self._infos_now({})
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
@@ -167,7 +167,7 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
                 infos = self._add_info(infos, {"final_obs": {k: v[0] for k, v in final.items()},
                                                "final_info": final_info}, i)
                 self._new_game(i, self._seeds[i].next(None))
-            self._write(i, obs)
+        self._write_all(obs)
         infos = self._infos_now(infos)
         if every_seat is not None:
             infos["rewards"] = every_seat
@@ -223,6 +223,13 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
             else:
                 game.apply(bots[seat].act(game.view(seat)))
         self._legal[i] = self.codec.legal(game, self._acting[i] if self.self_play else self.seat)
+
+    def _write_all(self, batch: dict[str, np.ndarray]) -> None:
+        seats = self._acting if self.self_play else [self.seat] * self.num_envs
+        self.encoder.encode_batch(self.games, seats, batch["observation"])
+        masks = batch["action_mask"]
+        for i, legal in enumerate(self._legal):
+            masks[i] = legal.mask
 
     def _write(self, row: int, batch: dict[str, np.ndarray], game: GameState | None = None,
                legal: EncodedLegal | None = None) -> None:
