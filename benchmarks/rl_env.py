@@ -77,7 +77,6 @@ def aec_steps(map_name: str, players: int, seeds: list[int], **kwargs: object) -
     rng = np.random.default_rng(0)
     start = clock()
     for mask in masks:
-        masks.append  # the same bookkeeping as above
         _pick(mask, rng)
     return steps, spent - (clock() - start)
 
@@ -104,32 +103,48 @@ def vector_steps(map_name: str, players: int, envs: int, steps: int, seed: int,
     return steps * envs, decisions, spent
 
 
-def breakdown(map_name: str, players: int, seed: int) -> dict[str, float]:
-    """Mean microseconds per decision of each part of an env step, over one random game."""
-    state = pg.new_game(pg.GameConfig(map=map_name, players=players, seed=seed))
-    cities = tuple(state.scn.map.cities)
+def breakdown(map_name: str, players: int, seeds: list[int]) -> dict[str, float]:
+    """Mean microseconds per decision of each part of an env step over random games: each part
+    runs over all the recorded decisions in one timed loop (fresh encoder and codec)."""
+    states: list[tuple[pg.GameState, int, pg.Action]] = []
+    for seed in seeds:
+        state = pg.new_game(pg.GameConfig(map=map_name, players=players, seed=seed))
+        rng = random.Random(seed)
+        while not state.is_over:
+            action = rng.choice(state.legal_actions())
+            states.append((state.clone(), state.current_player, action))
+            state.apply(action)
+    cities = tuple(pg.load_map(map_name).cities)
     codec, encoder = rl.ActionCodec(cities), rl.ObservationEncoder(players, len(cities))
-    rng = random.Random(seed)
-    parts = {"observation (from the state)": 0.0, "mask": 0.0, "decode": 0.0, "engine apply": 0.0,
-             "the seat's view (info)": 0.0}
-    n = 0
-    while not state.is_over:
-        seat = state.current_player
-        t0 = clock()
-        encoder.encode(state, seat)
-        t1 = clock()
-        legal = codec.legal(state, seat)
-        t2 = clock()
-        action = codec.decode(rng.choice(legal.indices), legal)
-        t3 = clock()
-        state.apply(action)
-        t4 = clock()
-        state.view(state.current_player if state.current_player is not None else 0)
-        t5 = clock()
-        for key, dt in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
-            parts[key] += dt
-        n += 1
-    return {k: v / n * 1e6 for k, v in parts.items()}
+    legals = [codec.legal(s, seat) for s, seat, _ in states]
+    indices = [codec.encode(s, a) for s, _, a in states]
+    copies = [s.clone() for s, _, _ in states]
+    parts: dict[str, float] = {}
+    start = clock()
+    for s, seat, _ in states:
+        encoder.encode(s, seat)
+    parts["observation (from the state)"] = clock() - start
+    start = clock()
+    for s, seat, _ in states:
+        codec.legal(s, seat)
+    parts["mask (engine's legal_actions included)"] = clock() - start
+    start = clock()
+    for s, _, _ in states:
+        s.legal_actions()
+    parts["  of which the engine's legal_actions"] = clock() - start
+    start = clock()
+    for legal, index in zip(legals, indices, strict=True):
+        codec.decode(index, legal)
+    parts["decode"] = clock() - start
+    start = clock()
+    for s, seat, _ in states:
+        s.view(seat)
+    parts["the seat's view (info)"] = clock() - start
+    start = clock()
+    for s, (_, _, action) in zip(copies, states, strict=True):
+        s.apply(action)
+    parts["engine apply"] = clock() - start
+    return {k: v / len(states) * 1e6 for k, v in parts.items()}
 
 
 def cap_stats(map_name: str, players: int, bot: str, games: int, caps: tuple[int, ...]) -> None:
@@ -209,8 +224,8 @@ def main() -> None:
           f"({best['vector_random_decisions']:,.0f} decisions/s with the bots')")
     print("  per round: " + "; ".join(f"{k} " + "/".join(f"{x:,.0f}" for x in v) for k, v in rates.items()))
     print("  one env step, microseconds per decision:")
-    for key, us in breakdown(m, p, 1).items():
-        print(f"    {key:<30} {us:7.1f}")
+    for key, us in breakdown(m, p, [1, 2, 3]).items():
+        print(f"    {key:<40} {us:7.1f}")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
