@@ -180,7 +180,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per round for the engine and AEC env")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best of them is shown)")
     parser.add_argument("--envs", type=int, default=64, help="games in the vector env")
-    parser.add_argument("--vector-steps", type=int, default=100, help="vector env steps per round")
+    parser.add_argument("--vector-steps", type=int, default=300, help="vector env steps per round")
     parser.add_argument("--map", default="germany")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--profile", action="store_true", help="print the top functions of the vector env")

@@ -134,6 +134,8 @@ class ObservationEncoder:
         self._at = {f.name: f.start for f in fields}
         self._boards: dict[int, tuple[Any, int, tuple[int, ...], np.ndarray]] = {}
         self._in_play_slice = slice(self._at["city_in_play"], self._at["city_in_play"] + cities)
+        self._dynamic_gap = np.zeros(self._player_dynamic, dtype=np.float32)
+        self._dynamic_tail = np.zeros(self.size - self._at["resource_market"], dtype=np.float32)
         self._bases: dict[Any, np.ndarray] = {}
         self._price_tables: dict[tuple[int, ...], list[list[int]]] = {}
         self._memo: dict[Any, Any] = {}
@@ -380,38 +382,40 @@ class ObservationEncoder:
 
     def _base(self, seen: GameState, me: int, in_play: tuple[int, ...], template: np.ndarray) -> np.ndarray:
         """The template with the parts that change rarely filled in: plants held, houses,
-        my connection costs, the plant market."""
-        obs = template.copy()
+        my connection costs, the plant market; one concatenation of memoised pieces."""
         n = self.players
-        p_at, size, split = self._players_at, self._player_size, self._player_dynamic
+        p_at = self._players_at
         memo = self._memoised
+        board = id(seen.scn.board)
+        flags = template[self._in_play_slice]
+        pieces = [template[:p_at]]
+        gap = self._dynamic_gap
         for k in range(n):
             held = seen.plants[(me + k) % n]
-            o = p_at + k * size
-            obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
-        at = self._at
-        board = id(seen.scn.board)
+            pieces.append(gap)
+            pieces.append(memo(("plants", held), lambda held=held: self._plants_part(held)))
+        pieces.append(flags)
         cities = seen.cities
-        # Each seat's houses as a 0/1 vector over the cities, kept per seat's city list, then
-        # lined up relative to the observer (city-major) and summed for the houses per city.
-        flags = template[self._in_play_slice]
-        size = self.cities
-        o = at["city_houses"]
-        block = obs[o:o + size * n].reshape(size, n)
+        pieces.append(memo((board, me, tuple(cities)), lambda: self._houses_part(board, me, cities, flags)))
+        reach = seen.reach[me]
+        pieces.append(memo(("reach", board, cities[me]), lambda: self._connection_part(reach, flags)))
+        market = tuple(seen.market)
+        pieces.append(memo(("market", market, seen.step),
+                           lambda: self._market_part(market, seen.current_market())))
+        pieces.append(self._dynamic_tail)
+        return np.concatenate(pieces)
+
+    def _houses_part(self, board: int, me: int, cities: list[tuple[int, ...]],
+                     flags: np.ndarray) -> np.ndarray:
+        """City houses (city-major, seats relative to me) and houses per city / 3. Each seat's
+        houses are kept as a 0/1 vector per city list, so a build redoes only the builder's."""
+        n, size = self.players, self.cities
+        block = np.empty((size, n), dtype=np.float32)
         for k in range(n):
             held = cities[(me + k) % n]
-            block[:, k] = memo(("houses", board, held), lambda held=held: self._houses_of(held, flags))
-        o = at["city_taken"]
-        obs[o:o + size] = block.sum(axis=1) / 3.0
-        o = at["my_connection"]
-        reach = seen.reach[me]
-        obs[o:o + size] = memo(("reach", board, cities[me]),
-                               lambda: self._connection_part(reach, flags))
-        market = tuple(seen.market)
-        block = memo(("market", market, seen.step), lambda: self._market_part(market, seen.current_market()))
-        o = at["market"]
-        obs[o:o + block.size] = block
-        return obs
+            block[:, k] = self._memoised(("houses", board, held),
+                                         lambda held=held: self._houses_of(held, flags))
+        return np.concatenate((block.ravel(), block.sum(axis=1) / np.float32(3.0)))
 
 
 #: plant sets of each hand seen, shared by every encoder (hands recur across games)
