@@ -19,7 +19,9 @@ class ServerProcess:
     def __init__(self, database_url: str, log: Path, **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, **env}
+        # the tests drive games as fast as they can from one address: no request rate unless asked
+        environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_REQUESTS_PER_SECOND": "0",
+                   **env}
         environ.pop("POWERGRID_REDIS_URL", None) if "POWERGRID_REDIS_URL" not in env else None
         self.log = log
         self._out = open(log, "ab")  # noqa: SIM115

@@ -210,7 +210,10 @@ class GameService:
 
     # ------------------------------------------------------------------ creating and listing
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,
-                          seed: int | None, seat_specs: list[tuple[str, str | None]]) -> dict[str, Any]:
+                          seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
+                          open_seats: frozenset[int] = frozenset(), creator: str | None = None
+                          ) -> dict[str, Any]:
+        seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         try:
@@ -229,28 +232,35 @@ class GameService:
                 check_bot_spec(bot)
                 seat_rows.append(SeatRow(seat, "bot", bot, derive_seed(seed, seat), None, True))
                 out.append({"seat": seat, "kind": "bot", "bot": bot})
+            elif seat in open_seats:  # anyone takes it from the lobby; no token until then
+                seat_rows.append(SeatRow(seat, "human", None, None, None, False, open=True))
+                out.append({"seat": seat, "kind": "human", "open": True})
             else:
                 token = new_token()
                 seat_rows.append(SeatRow(seat, "human", None, None, token_hash(token), False))
                 out.append({"seat": seat, "kind": "human", "token": token,
                             "link": seat_link(game_id, seat, token)})
         created = await self.db(self.store.create_game, game_id, config.to_dict(), seat_rows,
-                                state.current_player)
-        row = GameRow(game_id, created, config.to_dict(), seat_rows, 0, "playing", 1)
+                                state.current_player, public=public, seeded=seeded, creator=creator)
+        row = GameRow(game_id, created, config.to_dict(), seat_rows, 0, "playing", 1, public=public,
+                      seeded=seeded)
         first = Frame(0, state, views.empty_history(players), None, views.LogTail.of(state))
         live = LiveGame(row, deque([first], maxlen=FRAMES_KEPT))
         self._remember(live)
         self.ensure_bots(live)
-        return {"game_id": game_id, "version": 0, "seats": out, "spectator_link": f"/game/{game_id}"}
+        return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
+                "spectator_link": f"/game/{game_id}"}
 
     async def list_games(self) -> list[dict[str, Any]]:
         rows = await self.db(self.store.list_games, 200)
         out = []
         for row in rows:
-            open_seats = [s.seat for s in row.seats if s.kind == "human" and not s.claimed]
-            status = "over" if row.status == "over" else ("waiting" if open_seats else "playing")
+            open_seats = [s.seat for s in row.seats if s.open and not s.claimed]
+            waiting = any(s.kind == "human" and not s.claimed for s in row.seats)
+            status = "over" if row.status == "over" else ("waiting" if waiting else "playing")
             out.append({"game_id": row.game_id, "map": row.config["map"], "players": row.config["players"],
-                        "variant": row.config["variant"], "status": status, "round": row.round,
+                        "variant": row.config["variant"], "public": row.public, "seeded": row.seeded,
+                        "status": status, "round": row.round,
                         "version": row.version, "open_seats": open_seats,
                         "seats": [public_seat(s) for s in row.seats],
                         "created_at": row.created_at.isoformat()})
@@ -361,6 +371,8 @@ class GameService:
         row = self.check_seat(live, seat)
         if row.kind != "human":
             raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
+        if not row.open:
+            raise ApiError("seat_not_open", f"seat {seat} is joined only through its seat link")
         if live.state.is_over:
             raise ApiError("game_over", "the game is over")
         token = new_token()
@@ -503,11 +515,14 @@ class GameService:
 
 
 def seat_link(game_id: str, seat: int, token: str) -> str:
-    return f"/game/{game_id}?seat={seat}&token={token}"
+    # the token rides in the fragment, which browsers never send to a server (or a proxy's log)
+    return f"/game/{game_id}#seat={seat}&token={token}"
 
 
 def public_seat(row: SeatRow) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": row.seat, "kind": row.kind, "claimed": row.claimed}
     if row.kind == "bot":
         out["bot"] = row.bot
+    else:
+        out["open"] = row.open
     return out
