@@ -152,3 +152,27 @@ def test_watch_an_all_bot_game_version_by_version(client: TestClient) -> None:
     state = client.app.state.service.cache[gid].state  # type: ignore[attr-defined]
     assert_no_secrets(last, state)
     assert error_code(client.get("/api/games/x")) == "unknown_game"
+
+
+def test_a_program_may_authenticate_with_a_header(client: TestClient) -> None:
+    game = create(client, 2)
+    gid, token = game["game_id"], game["seats"][1]["token"]
+    with client.websocket_connect(f"/api/games/{gid}/ws?seat=1", headers=auth(token)) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["seat"] == 1
+
+
+def test_a_seat_socket_that_never_authenticates_is_closed(tmp_path: object) -> None:
+    from powergrid.server import Settings, create_app
+    from powergrid.server.limits import Limits
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/g.db", redis_url=None,
+                        limits=Limits(header_timeout=0.3))
+    with TestClient(create_app(settings)) as client:
+        game = create(client, 2)
+        with client.websocket_connect(f"/api/games/{game['game_id']}/ws?seat=0") as ws:
+            message = ws.receive_json()  # nothing sent: the deadline passes
+            assert error_code_ws(message) == "missing_token" and "within 0.3 s" in message["error"]["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4401
