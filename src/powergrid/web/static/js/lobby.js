@@ -96,9 +96,9 @@ function drawForm() {
     form.regionMode = mode;
     drawForm();
   });
-  segmented($("visibility-choice"), [[false, "Private"], [true, "Public"]], form.public, (value) => {
-    form.public = value;
-    if (!value) form.seats = form.seats.map((seat) => (seat.open ? { kind: "human" } : seat));
+  segmented($("visibility-choice"), [["private", "Private"], ["public", "Public"]], form.public ? "public" : "private", (value) => {
+    form.public = value === "public";
+    if (!form.public) form.seats = form.seats.map((seat) => (seat.open ? { kind: "human" } : seat));
     drawForm();
   });
   $("visibility-note").textContent = form.public
@@ -262,9 +262,9 @@ async function refreshGames() {
         h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? "anyone may take an open seat" : "joined only by seat links" }, game.public ? "public" : "private"), " ",
         game.seeded ? h("span", { class: "status-badge status-seeded", title: "the creator chose the seed" }, "seeded") : "",
         h("div", { class: "meta" }, `${game.variant === "first_game" ? "first game" : "standard"} · round ${game.round || 1}`),
-        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : "open" },
+        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : seat.open ? "anyone may join" : "waiting for its link to be used" },
           h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
-          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : "open")))),
+          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : seat.open ? "open" : "invited")))),
       h("div", { class: "buttons", style: "margin:0" }, ...actions));
   }));
 }
