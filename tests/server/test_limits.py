@@ -27,9 +27,9 @@ ALL_BOTS = [{"kind": "bot", "bot": "random"}] * 2
 @contextmanager
 def server(database_url: str, **limits: object) -> Iterator[TestClient]:
     """The app with these limits (the rest off), reached through a trusted proxy at PROXY."""
-    values: dict[str, object] = {"games_per_minute": 0, "active_games": 0, "bot_games": 0,
-                                 "requests_per_second": 0, "sockets_per_client": 0, "messages_per_second": 0,
-                                 "trusted_proxies": [PROXY], **limits}
+    values: dict[str, object] = {"games_per_minute": 0, "server_games_per_minute": 0, "active_games": 0,
+                                 "bot_games": 0, "requests_per_second": 0, "sockets_per_client": 0,
+                                 "messages_per_second": 0, "trusted_proxies": [PROXY], **limits}
     settings = Settings(database_url=database_url, redis_url=None, limits=Limits(**values))  # type: ignore[arg-type]
     with TestClient(create_app(settings), client=(PROXY, 40000)) as client:
         yield client
@@ -70,6 +70,13 @@ def test_games_per_minute(database_url: str) -> None:
         assert "3 new games a minute" in r.json()["error"]["message"]
         assert len(client.get("/api/games").json()["games"]) == 3  # nothing was created
         assert new_game(client, "203.0.113.6").status_code == 201  # another client is not affected
+
+
+def test_games_per_minute_for_the_whole_server(database_url: str) -> None:
+    with server(database_url, server_games_per_minute=3) as client:
+        for n in range(3):
+            assert new_game(client, f"203.0.113.{n}").status_code == 201
+        assert_429(new_game(client, "203.0.113.9"), "server_busy")
 
 
 def test_active_games_per_client(database_url: str) -> None:

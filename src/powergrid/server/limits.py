@@ -37,6 +37,8 @@ class Limits:
                           not in ("0", "false", "off", "no"))
     #: games one client may create in any 60 seconds
     games_per_minute: int = field(default_factory=lambda: _env_int("GAMES_PER_MINUTE", 10))
+    #: games all clients together may create in any 60 seconds (a flood from many addresses)
+    server_games_per_minute: int = field(default_factory=lambda: _env_int("SERVER_GAMES_PER_MINUTE", 600))
     #: games in play that one client created
     active_games: int = field(default_factory=lambda: _env_int("ACTIVE_GAMES", 20))
     #: of those, games with at least one bot seat

@@ -1,6 +1,7 @@
 """Game-creation quotas per client, counted in the database (so every server process sees the same).
 
-A client may create at most ``games_per_minute`` games in any 60 seconds, and have at most
+A client may create at most ``games_per_minute`` games in any 60 seconds (and all clients together
+``server_games_per_minute``), and have at most
 ``active_games`` games in play that it created, of which at most ``bot_games`` have a bot seat
 (bots cost CPU). Creations from one client are serialised within a process, so that a burst of
 simultaneous requests cannot all pass the same count.
@@ -57,6 +58,15 @@ class GameQuotas:
                     wait = (oldest + WINDOW - now).total_seconds()
                     raise ApiError("creation_rate_limited",
                                    f"at most {limits.games_per_minute} new games a minute from one address",
+                                   retry_seconds(wait))
+            if limits.on(limits.server_games_per_minute):
+                recent = conn.execute(
+                    select(g.c.created_at).where(g.c.created_at > now - WINDOW)
+                    .order_by(g.c.created_at.desc()).limit(limits.server_games_per_minute)).scalars().all()
+                if len(recent) >= limits.server_games_per_minute:
+                    wait = (min(_aware(t) for t in recent) + WINDOW - now).total_seconds()
+                    raise ApiError("server_busy", f"the server takes at most "
+                                   f"{limits.server_games_per_minute} new games a minute: try again shortly",
                                    retry_seconds(wait))
             if limits.on(limits.active_games) or (with_bots and limits.on(limits.bot_games)):
                 has_bot = exists().where(and_(s.c.game_id == g.c.id, s.c.kind == "bot"))
