@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, views
+from . import db, replays, views
 from .errors import ApiError
 from .limits import BodyLimit
 from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
@@ -80,7 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
     app.state.settings = settings
 
     def service_of(request: Request | WebSocket) -> GameService:
@@ -202,6 +203,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.any_seat_token(live, bearer(authorization))
         return service.record(live)
 
+    app.include_router(replays.router)  # the whole log, and the replay viewer's positions
+
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await serve_socket(service_of(websocket), websocket, game_id, settings.max_body_bytes)
@@ -220,6 +223,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> Any:
         return page("game.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str | None = None) -> Any:
+        return page("replay.html")
 
     return app
 

@@ -8,9 +8,10 @@ STATUS = {
     "malformed_request": 400, "malformed_action": 400, "illegal_action": 400,
     "missing_token": 401, "wrong_token": 403,
     "unknown_game": 404, "unknown_seat": 404, "unknown_map": 404, "not_found": 404,
+    "unknown_step": 404,
     "method_not_allowed": 405,
     "stale_version": 409, "not_your_turn": 409, "seat_taken": 409, "game_over": 409,
-    "body_too_large": 413, "invalid_config": 422,
+    "body_too_large": 413, "invalid_config": 422, "invalid_record": 422,
 }
 
 
