@@ -171,10 +171,21 @@ async function create() {
     seed: $("seed").value.trim() === "" ? null : Number($("seed").value),
     seats: form.seats.slice(0, form.players),
   };
+  const pace = $("bot_pace_ms").value.trim();
+  if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
   button.disabled = true;
   try {
-    const game = await api("/api/games", { method: "POST", body });
+    let game;
+    try {
+      game = await api("/api/games", { method: "POST", body });
+    } catch (err) {
+      // A server that does not know the per-game bot pace refuses the field: create without it.
+      if (!("bot_pace_ms" in body) || !/bot_pace_ms/.test(err.message)) throw err;
+      delete body.bot_pace_ms;
+      game = await api("/api/games", { method: "POST", body });
+      toast("This server sets the bots' pace itself.", "info", 4000);
+    }
     showCreated(game);
     refreshGames();
   } catch (err) {
