@@ -5,10 +5,10 @@
 import { h, playerMarker, playerName, s } from "./common.js";
 
 const SCALE = 1000;
-const DISC = 20;            // city disc radius
-const SLOT_R = 7.6;         // house radius
-const SLOT_OFFSETS = [[-8.6, -4.8], [8.6, -4.8], [0, 9.2]];
-const MIN_APART = 76;       // centres of two cities at least this far apart (user units)
+const DISC = 22;            // city disc radius
+const SLOT_R = 9;           // house radius
+const SLOT_OFFSETS = [[-10, -5.6], [10, -5.6], [0, 10.4]];
+const MIN_APART = 80;       // centres of two cities at least this far apart (user units)
 const NAME_FONT = "650 11.5px Inter, 'Segoe UI', system-ui, sans-serif";
 const COST_FONT = "700 10.5px Inter, 'Segoe UI', system-ui, sans-serif";
 const MAX_ZOOM = 6;

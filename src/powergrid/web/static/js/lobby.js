@@ -254,7 +254,8 @@ async function refreshGames() {
     for (const seat of open.filter((s) => !(s in held))) {
       actions.push(h("button", { type: "button", class: "btn small secondary", onclick: () => claim(game.game_id, seat) }, "Join as ", playerChip(seat)));
     }
-    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, game.status === "over" ? "Look" : "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/replay/${game.game_id}`, title: "Step back through the game" }, "Replay"));
     return h("div", { class: "game-item", "data-game": game.game_id },
       h("div", {},
         h("b", {}, `${capital(game.map)} · ${game.players} players`), " ",
