@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,8 +12,8 @@ from fastapi.testclient import TestClient
 import powergrid as pg
 from powergrid.bots import make_bot
 from powergrid.server import Settings, create_app, views
+from powergrid.server.frames import new_events
 from powergrid.server.round_log import RoundTally, display_entries, summary_text
-from powergrid.server.service import new_events
 
 from .conftest import assert_no_secrets, auth, create, error_code
 from .play import play
@@ -182,3 +183,12 @@ def test_random_steps_match_a_replay(client: TestClient) -> None:
         expected = pg.replay(config, record["actions"][:step]).view(0).to_dict(include_log=False)
         got = client.get(f"/api/games/{gid}/replay/{step}").json()["state"]
         assert got["players"] == expected["players"] and got["plant_market"] == expected["plant_market"]
+
+
+def test_the_last_move_is_told_without_the_round_summaries(client: TestClient) -> None:
+    game = create(client, 2, seed=3)
+    seen: list[dict] = []
+    play(client, game, 400, seed=2, seen=seen)
+    lasts = [v["last"]["text"] for v in seen if v.get("last")]
+    assert lasts and not any(re.search(r"Round \d+, P\d:", t) for t in lasts)
+    assert any("Round 2" in t for t in lasts)  # a round's end is told with its events

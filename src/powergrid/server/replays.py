@@ -160,5 +160,5 @@ def _replay_record(body: ReplayRequest) -> dict[str, Any]:
 
 
 def views_seat(row: Any) -> dict[str, Any]:
-    from .service import public_seat
+    from .seats import public_seat
     return public_seat(row)

@@ -31,6 +31,8 @@ class LogTail:
     text: tuple[str, ...]
     total: int
     tally: round_log.RoundTally = round_log.RoundTally()
+    #: the words of the events added by the last extension alone (no summaries): "what just happened"
+    last_text: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, state: pg.GameState) -> LogTail:
@@ -44,12 +46,8 @@ class LogTail:
         shown, tally = round_log.display_entries(state.scn, events, self.tally)
         entries = (self.entries + tuple(e for e, _ in shown))[-LOG_LINES:]
         text = (self.text + tuple(t for _, t in shown))[-LOG_LINES:]
-        return LogTail(entries, text, self.total + len(shown), tally)
-
-    def new_text(self, before: LogTail) -> list[str]:
-        """The lines added since ``before`` (at most the lines kept)."""
-        added = min(self.total - before.total, len(self.text))
-        return list(self.text[len(self.text) - added:]) if added > 0 else []
+        last = tuple(t for e, t in shown if e[0] != "summary")
+        return LogTail(entries, text, self.total + len(shown), tally, last)
 
 
 def display_log(state: pg.GameState, start: int = 0,
