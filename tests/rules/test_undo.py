@@ -227,7 +227,7 @@ def test_undo_returns_exactly_the_prior_state_and_follows_the_window(cfg: pg.Gam
                 assert t.state.to_dict() == saved[standing.pop()]
                 raw.append((seat, "undo", False))
             continue
-        before = t.state
+        before = t.state.clone()
         saved[len(raw)] = before.to_dict()
         action = rng.choice(before.legal_actions())
         actor = before.current_player

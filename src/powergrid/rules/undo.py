@@ -147,6 +147,8 @@ class Ledger:
             return UndoRefused(seat, NOTHING_TO_UNDO, "there is no action to take back")
         if self.closed_reason == GAME_OVER:
             return UndoRefused(seat, GAME_OVER, "the game is over: its last action stands")
+        if self.closed_seat < 0:
+            return UndoRefused(seat, self.closed_reason, f"too late to take it back: {self.closed_words}")
         if self.closed_seat != seat:
             return UndoRefused(seat, NOT_YOUR_ACTION, f"the last action is seat {self.closed_seat}'s: "
                                "only the seat that took an action may take it back")
@@ -192,21 +194,35 @@ class Timeline:
         self.log: list[str] = []
         self._before: list[GameState] = []
 
+    @classmethod
+    def starting_at(cls, state: GameState) -> Timeline:
+        """A timeline that goes on from ``state`` (a saved state, say): what came before it stands.
+
+        Its log holds the state's standing actions; nothing before ``state`` can be taken back.
+        """
+        timeline = cls.__new__(cls)
+        timeline.state = state
+        timeline.log = [str(a) for a in state.actions_taken()]
+        reason = GAME_OVER if state.is_over else NEW_INFORMATION
+        timeline.ledger = Ledger(len(timeline.log), (), -1, reason,
+                                 "the game was loaded from a saved state") if timeline.log else Ledger()
+        timeline._before = []
+        return timeline
+
     def act(self, action: Action) -> None:
         """Apply the current player's action.
 
         :raises IllegalAction: it is not allowed now; nothing changes.
         """
-        before = self.state
-        seat = before.current_player
-        after = before.clone()
-        after.apply(action)
+        state = self.state
+        seat = state.current_player
+        before = state.clone()
+        state.apply(action)  # in place, so a caller holding the state sees the game go on
         assert seat is not None  # apply refuses every action once the game is over
-        self.ledger = self.ledger.acted(seat, action, len(self.log), events_since(after, before))
+        self.ledger = self.ledger.acted(seat, action, len(self.log), events_since(state, before))
         self.log.append(str(action))
         keep = len(self.ledger.open)
         self._before = (self._before + [before])[-keep:] if keep else []
-        self.state = after
 
     def undo(self, seat: int) -> Taken:
         """``seat`` takes back its newest action; the state becomes exactly the one before it.
