@@ -22,12 +22,12 @@ from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import RESOURCE_INDEX
 from .names import plant_words
 
-COMMANDS = ("help", "log", "board", "quit")
+COMMANDS = ("help", "log", "board", "hint", "quit")
 ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "q": "quit", "exit": "quit"}
 
 
 class Command(NamedTuple):
-    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``quit``."""
+    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``hint``, ``quit``."""
 
     name: str
     arg: int | None = None
