@@ -1,0 +1,137 @@
+"""The games this process holds in memory, loaded on demand from the store and kept up to date.
+
+A live game holds its latest frames (for the WebSocket pushes), a lock that serialises this
+process's work on it, and the events of the sockets watching it. The cache is bounded; a game
+that is watched or being worked on is never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import powergrid as pg
+
+from . import snapshots
+from .errors import ApiError
+from .frames import Frame, advance
+from .store import GameRow, SeatRow, Store
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    frames: deque[Frame]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: set[asyncio.Event] = field(default_factory=set)
+
+    @property
+    def game_id(self) -> str:
+        return self.row.game_id
+
+    @property
+    def latest(self) -> Frame:
+        return self.frames[-1]
+
+    @property
+    def version(self) -> int:
+        return self.frames[-1].version
+
+    @property
+    def state(self) -> pg.GameState:
+        return self.frames[-1].state
+
+    def seat(self, seat: int) -> SeatRow:
+        return self.row.seats[seat]
+
+    def wake(self) -> None:
+        for event in self.watchers:
+            event.set()
+
+
+class GameCache:
+    """Live games by id, least recently used first."""
+
+    def __init__(self, store: Store, capacity: int) -> None:
+        self.store = store
+        self.capacity = capacity
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+
+    def __getitem__(self, game_id: str) -> LiveGame:
+        return self._games[game_id]
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def get(self, game_id: str) -> LiveGame | None:
+        return self._games.get(game_id)
+
+    def remember(self, live: LiveGame) -> None:
+        self._games[live.game_id] = live
+        self._games.move_to_end(live.game_id)
+        excess = len(self._games) - self.capacity
+        for game_id in list(self._games):
+            if excess <= 0:
+                break
+            other = self._games[game_id]
+            if other.watchers or other.lock.locked():
+                continue
+            del self._games[game_id]
+            excess -= 1
+
+    async def live(self, game_id: str) -> LiveGame:
+        """The game, from the cache or loaded (latest snapshot + later actions); unknown_game if none."""
+        live = self._games.get(game_id)
+        if live is not None:
+            self._games.move_to_end(game_id)
+            return live
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = pending
+            try:
+                loaded = await asyncio.to_thread(self._load, game_id) if len(game_id) <= 32 else None
+                if loaded is not None:
+                    self.remember(loaded)
+                pending.set_result(loaded)
+            except BaseException as exc:
+                pending.set_exception(exc)
+                raise
+            finally:
+                del self._loading[game_id]
+        found = await asyncio.shield(pending)
+        if found is None:
+            raise ApiError("unknown_game", f"no game {game_id!r}")
+        return found
+
+    def _load(self, game_id: str) -> LiveGame | None:
+        row = self.store.game(game_id)
+        if row is None:
+            return None
+        return LiveGame(row, snapshots.load_frames(self.store, row))
+
+    async def catch_up(self, live: LiveGame) -> bool:
+        """Apply actions other processes appended since this one last looked (under live.lock)."""
+        newer = await asyncio.to_thread(self.store.actions_after, live.game_id, live.version)
+        for _seq, seat, text in newer:
+            live.frames.append(advance(live.latest, seat, pg.parse_action(text)))
+        if newer:
+            live.row.version = live.version
+            live.wake()
+        return bool(newer)
+
+    async def fresh(self, game_id: str) -> LiveGame:
+        """The game, brought up to date with the log."""
+        live = await self.live(game_id)
+        async with live.lock:
+            await self.catch_up(live)
+        return live

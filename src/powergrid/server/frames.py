@@ -1,0 +1,102 @@
+"""A game at one version: its state, per-round history, log tail and the JSON sent about it.
+
+A game's *version* is the number of actions in its log. ``advance`` is the one place an action is
+applied to a game the server holds (a person's or a bot's): it validates through the engine and
+makes the next frame, leaving the old one untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import powergrid as pg
+
+from . import views
+
+#: frames kept per live game, so a watcher is sent every version in order
+FRAMES_KEPT = 64
+History = dict[str, list[list[int]]]
+
+
+@dataclass
+class Frame:
+    """The game at one version, and the action that led to it."""
+
+    version: int
+    state: pg.GameState
+    history: History
+    #: {"seat", "action", "text"} of the action that made this version (None for version 0 / unknown)
+    last: dict[str, Any] | None
+    log_tail: views.LogTail
+    _public: dict[str, Any] | None = None
+    _payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _messages: dict[int | None, str] = field(default_factory=dict)
+    _bodies: dict[int | None, bytes] = field(default_factory=dict)
+
+    def message(self, seat: int | None) -> str:
+        """The WebSocket message (JSON text) for a seat; encoded once per seat and version."""
+        text = self._messages.get(seat)
+        if text is None:
+            text = json.dumps({"type": "state", **self.payload(seat)}, ensure_ascii=False)
+            self._messages[seat] = text
+        return text
+
+    def body(self, game_id: str, seat: int | None, **extra: Any) -> bytes:
+        """The HTTP answer (JSON bytes) about this version for a seat; encoded once per seat and version."""
+        if extra:
+            return json.dumps({"game_id": game_id, **extra, **self.payload(seat)},
+                              ensure_ascii=False).encode()
+        body = self._bodies.get(seat)
+        if body is None:
+            body = json.dumps({"game_id": game_id, **self.payload(seat)}, ensure_ascii=False).encode()
+            self._bodies[seat] = body
+        return body
+
+    def payload(self, seat: int | None) -> dict[str, Any]:
+        """The JSON a seat (None: a spectator) is sent about this version; built once per seat."""
+        cached = self._payloads.get(seat)
+        if cached is None:
+            view = self.state.view(0 if seat is None else seat)
+            if self._public is None:
+                # every seat sees the same cards (only the deck is hidden, from all alike)
+                self._public = views.state_payload(view, self.history, self.log_tail)
+            state = {**self._public, "seat": seat}
+            cached = {"version": self.version, "seat": seat, "state": state,
+                      **views.seat_extras(view, seat), "last": self.last}
+            self._payloads[seat] = cached
+        return cached
+
+
+def first_frame(state: pg.GameState) -> Frame:
+    """A new game's frame at version 0."""
+    return Frame(0, state, views.empty_history(state.config.players), None, views.LogTail.of(state))
+
+
+def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:
+    """The next frame: the action applied to a copy (raises pg.IllegalAction, frame unchanged)."""
+    state = frame.state.clone()
+    round_before = state.round
+    state.apply(action)
+    events = new_events(state, frame.state)
+    history = frame.history
+    if state.round != round_before or state.is_over:
+        history = {k: [row[:] for row in v] for k, v in history.items()}
+        views.record_round(history, state)
+    log_tail = frame.log_tail.extended(state, events)
+    text = "; ".join(log_tail.text[-len(events):]) if events else str(action)
+    return Frame(frame.version + 1, state, history, {"seat": seat, "action": str(action), "text": text},
+                 log_tail)
+
+
+def new_events(state: pg.GameState, before: pg.GameState) -> list[tuple[Any, ...]]:
+    """Log entries added since ``before`` (the log is a shared linked list: walk only the new part)."""
+    stop = before._log
+    node = state._log
+    out = []
+    while node is not None and node is not stop:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out

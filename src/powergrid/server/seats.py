@@ -1,0 +1,68 @@
+"""Seats and their tokens: who may act for a seat, claiming an open seat, what is public of a seat."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .cache import LiveGame
+from .errors import ApiError
+from .pubsub import SEATS_CHANGED, Hub
+from .store import SeatRow, Store
+from .tokens import new_token, token_hash, token_matches
+
+
+def check_seat(live: LiveGame, seat: int) -> SeatRow:
+    if not 0 <= seat < len(live.row.seats):
+        raise ApiError("unknown_seat", f"game {live.game_id} has seats 0 to {len(live.row.seats) - 1}, "
+                                       f"not {seat}")
+    return live.seat(seat)
+
+
+async def authenticate(store: Store, live: LiveGame, seat: int, token: str | None) -> None:
+    """Refuse unless ``token`` is the seat's; the seat counts as claimed from its first use."""
+    row = check_seat(live, seat)
+    if not token:
+        raise ApiError("missing_token", f"acting for seat {seat} needs its token "
+                                        "(Authorization: Bearer <token>)")
+    if not token_matches(token, row.token_hash):
+        raise ApiError("wrong_token", f"that token is not seat {seat}'s")
+    if not row.claimed:
+        row.claimed = True
+        await asyncio.to_thread(store.mark_claimed, live.game_id, seat)
+
+
+def any_seat_token(live: LiveGame, token: str | None) -> None:
+    if not token:
+        raise ApiError("missing_token", "the record of a game in play needs a seat's token")
+    if not any(token_matches(token, s.token_hash) for s in live.row.seats):
+        raise ApiError("wrong_token", "that token is no seat's of this game")
+
+
+async def claim(store: Store, hub: Hub, live: LiveGame, seat: int) -> dict[str, Any]:
+    """A new token for an open human seat (the old one stops working everywhere)."""
+    row = check_seat(live, seat)
+    if row.kind != "human":
+        raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
+    if live.state.is_over:
+        raise ApiError("game_over", "the game is over")
+    token = new_token()
+    hashed = token_hash(token)
+    if row.claimed or not await asyncio.to_thread(store.claim_seat, live.game_id, seat, hashed):
+        row.claimed = True
+        raise ApiError("seat_taken", f"seat {seat} has been taken")
+    row.claimed = True
+    row.token_hash = hashed
+    await hub.publish(live.game_id, SEATS_CHANGED)  # other processes forget the old token
+    return {"seat": seat, "token": token, "link": seat_link(live.game_id, seat, token)}
+
+
+def seat_link(game_id: str, seat: int, token: str) -> str:
+    return f"/game/{game_id}?seat={seat}&token={token}"
+
+
+def public_seat(row: SeatRow) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": row.seat, "kind": row.kind, "claimed": row.claimed}
+    if row.kind == "bot":
+        out["bot"] = row.bot
+    return out
