@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 import powergrid as pg
-from powergrid.bots import Bot, heuristic
+from powergrid.bots import Bot, heuristic, make_bot
 from powergrid.coach import winchance
 from powergrid.sim.backends import run_local
 from powergrid.sim.game import GameSpec
@@ -57,7 +57,21 @@ class ErringHeuristic(Bot):
 
 
 def erring_bot(spec: str, seed: int) -> Bot:
-    return ErringHeuristic(seed, float(spec.split(":")[1]))
+    if spec.startswith("erring:"):
+        return ErringHeuristic(seed, float(spec.split(":")[1]))
+    return make_bot(spec, seed)
+
+
+def search_specs(master: int, count: int) -> list[GameSpec]:
+    """Games with one search bot (``mcts:fast``) among erring heuristics: a stronger player than
+    any in the training games, to see how the model holds up off its training distribution."""
+    out = []
+    for spec in specs(master, 2_000_000, count):
+        seats = list(spec.seats)
+        strong = spec.index % len(seats)
+        seats[strong] = Seat(strong, "mcts:fast", seats[strong].seed)
+        out.append(GameSpec(spec.index, spec.config, tuple(seats)))
+    return out
 
 
 def specs(master: int, first: int, count: int) -> list[GameSpec]:
@@ -198,7 +212,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--write", action="store_true", help="store the fitted weights in the package")
+    parser.add_argument("--search-games", type=int, default=0,
+                        help="also check the model on this many games with one mcts:fast seat")
     args = parser.parse_args()
+    if args.search_games:
+        rows = dataset(run_local(search_specs(args.seed, args.search_games), workers=args.workers,
+                                 bot_factory=erring_bot))
+        report = evaluate(winchance.win_model(), rows)
+        print(f"games with one mcts:fast seat: {report['games']} games, {report['predictions']} predictions; "
+              f"Brier {report['brier']:.4f}, constant 1/players {report['brier_constant']:.4f}")
+        for label, b, b0, count in by_round(winchance.win_model(), rows):
+            print(f"  {label:12s} Brier {b:.4f} vs constant {b0:.4f} ({count} predictions)")
+        return
 
     started = time.perf_counter()
     test_specs = specs(args.seed, 0, args.test)

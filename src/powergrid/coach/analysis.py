@@ -188,21 +188,46 @@ def analyse(config: GameConfig, actions: Sequence[Action | str], seed: int = 0,
     :raises ValueError: unknown level; :class:`powergrid.IllegalAction` and friends when the log
         does not replay.
     """
-    if level not in HINT_LEVELS:
-        raise ValueError(f"no analysis level {level!r}; levels: {', '.join(HINT_LEVELS)}")
-    settings = HINT_LEVELS[level]
-    turns, chances, final = split_turns(config, actions)
-    judged = [t for t in turns if _worth_judging(t)]
+    analyser = Analyser(config, actions, seed, level, budget)
     decisions: list[Decision] = []
-    for n, turn in enumerate(judged):
+    for n in range(analyser.total):
         if progress is not None:
-            progress(n, len(judged))
-        decisions.append(_judge(turn, seed, settings.budget if budget is None else budget,
-                                settings.horizon))
+            progress(n, analyser.total)
+        decisions.append(analyser.judge(n))
     if progress is not None:
-        progress(len(judged), len(judged))
-    return Analysis(final.players, chances, decisions, tuple(final.winners) if final.is_over else (),
-                    seed, level)
+        progress(analyser.total, analyser.total)
+    return analyser.result(decisions)
+
+
+class Analyser:
+    """An analysis done a decision at a time (a server worker does a few per job, so a long
+    analysis never holds a worker for long): ``judge(n)`` for n in ``range(total)``, then
+    ``result(decisions)``. The same as :func:`analyse`."""
+
+    def __init__(self, config: GameConfig, actions: Sequence[Action | str], seed: int = 0,
+                 level: str = DEFAULT_LEVEL, budget: int | None = None) -> None:
+        if level not in HINT_LEVELS:
+            raise ValueError(f"no analysis level {level!r}; levels: {', '.join(HINT_LEVELS)}")
+        settings = HINT_LEVELS[level]
+        self.seed = seed
+        self.level = level
+        self.budget = settings.budget if budget is None else budget
+        self.horizon = settings.horizon
+        turns, self.chances, self.final = split_turns(config, actions)
+        self.turns = [t for t in turns if _worth_judging(t)]
+
+    @property
+    def total(self) -> int:
+        """How many decisions are judged."""
+        return len(self.turns)
+
+    def judge(self, n: int) -> Decision:
+        return _judge(self.turns[n], self.seed, self.budget, self.horizon)
+
+    def result(self, decisions: Sequence[Decision]) -> Analysis:
+        final = self.final
+        return Analysis(final.players, list(self.chances), list(decisions),
+                        tuple(final.winners) if final.is_over else (), self.seed, self.level)
 
 
 def _judge(turn: _Turn, seed: int, budget: int, horizon: int) -> Decision:
@@ -240,4 +265,4 @@ def _done_words(turn: _Turn, words: PlanWords, done: Plan) -> str:
     return words.plan(done)
 
 
-__all__ = ["Analysis", "Decision", "analyse", "split_turns", "plan_of"]
+__all__ = ["Analyser", "Analysis", "Decision", "analyse", "split_turns", "plan_of"]
