@@ -10,9 +10,9 @@ report = analyse(config, state.actions_taken())  # chances by round, costliest d
 Imports only ``powergrid.rules`` and ``powergrid.bots``; see docs/coach.md.
 """
 
-from .analysis import Analysis, Decision, analyse
+from .analysis import Analyser, Analysis, Decision, analyse
 from .hint import HINT_LEVELS, Choice, Hint, NoHint, hint
 from .winchance import WinModel, win_chances, win_model
 
-__all__ = ["HINT_LEVELS", "Analysis", "Choice", "Decision", "Hint", "NoHint", "WinModel", "analyse", "hint",
-           "win_chances", "win_model"]
+__all__ = ["HINT_LEVELS", "Analyser", "Analysis", "Choice", "Decision", "Hint", "NoHint", "WinModel",
+           "analyse", "hint", "win_chances", "win_model"]

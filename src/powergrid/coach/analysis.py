@@ -205,14 +205,16 @@ class Analyser:
     ``result(decisions)``. The same as :func:`analyse`."""
 
     def __init__(self, config: GameConfig, actions: Sequence[Action | str], seed: int = 0,
-                 level: str = DEFAULT_LEVEL, budget: int | None = None) -> None:
+                 level: str = DEFAULT_LEVEL, budget: int | None = None, min_samples: int = 4,
+                 horizon: int | None = None) -> None:
         if level not in HINT_LEVELS:
             raise ValueError(f"no analysis level {level!r}; levels: {', '.join(HINT_LEVELS)}")
         settings = HINT_LEVELS[level]
         self.seed = seed
         self.level = level
         self.budget = settings.budget if budget is None else budget
-        self.horizon = settings.horizon
+        self.horizon = settings.horizon if horizon is None else horizon
+        self.min_samples = min_samples
         turns, self.chances, self.final = split_turns(config, actions)
         self.turns = [t for t in turns if _worth_judging(t)]
 
@@ -222,7 +224,7 @@ class Analyser:
         return len(self.turns)
 
     def judge(self, n: int) -> Decision:
-        return _judge(self.turns[n], self.seed, self.budget, self.horizon)
+        return _judge(self.turns[n], self.seed, self.budget, self.horizon, self.min_samples)
 
     def result(self, decisions: Sequence[Decision]) -> Analysis:
         final = self.final
@@ -230,7 +232,7 @@ class Analyser:
                         tuple(final.winners) if final.is_over else (), self.seed, self.level)
 
 
-def _judge(turn: _Turn, seed: int, budget: int, horizon: int) -> Decision:
+def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int = 4) -> Decision:
     seat = turn.seat
     view = turn.start.view(seat)
     legal = view.legal_actions()
@@ -239,7 +241,7 @@ def _judge(turn: _Turn, seed: int, budget: int, horizon: int) -> Decision:
     if done not in plans:
         plans.append(done)
     rng = random.Random(f"{seed}:{turn.at}")
-    tallies = compare(view, seat, plans, rng, budget, horizon)
+    tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples)
     best = tallies[0]
     mine = next(t for t in tallies if t.plan == done)
     words = PlanWords(view, seat, random.Random(f"{seed}:{turn.at}:words"))
