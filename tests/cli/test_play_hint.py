@@ -51,3 +51,19 @@ def test_hint_suggests_a_legal_move_that_can_be_played_and_is_counted(tmp_path: 
     state = load_game_record(saved).replay()
     assert str(state.actions_taken()[0]) == suggestion
     assert pg.parse_action(suggestion).kind == "open"
+
+    # resumed, the count carries on
+    child = spawn("play", "--resume", str(save))
+    child.expect([r"P0 \w+> ", "amount> "])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert json.loads(save.read_text(encoding="utf-8"))["hints"] == {"0": 1}
+
+
+def test_hints_in_a_record_are_read_carefully() -> None:
+    from powergrid.tui.coach import hints_in_record
+
+    assert hints_in_record({"hints": {"0": 2, "1": 1}}, 2) == {0: 2, 1: 1}
+    assert hints_in_record({"hints": {"7": 2, "x": 1, "1": -3, "0": "many"}}, 2) == {}
+    assert hints_in_record({"hints": [1, 2]}, 2) == {} and hints_in_record([], 2) == {}

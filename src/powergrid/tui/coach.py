@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -14,6 +16,18 @@ from ..rules import GameState
 def ask_coach(state: GameState, seat: int, seed: int, level: str = "default") -> Hint:
     """The hint for ``seat`` (its view only; the seed makes it repeatable)."""
     return hint(state.view(seat), seed=seed, level=level)
+
+
+def hints_in_record(data: Any, players: int) -> dict[int, int]:
+    """The hints each seat used, from a saved game's ``"hints"`` (malformed entries are ignored)."""
+    hints = data.get("hints") if isinstance(data, dict) else None
+    if not isinstance(hints, dict):
+        return {}
+    out = {}
+    for seat, n in hints.items():
+        if isinstance(seat, str) and seat.isdigit() and int(seat) < players and isinstance(n, int) and n > 0:
+            out[int(seat)] = n
+    return out
 
 
 def hint_panel(advice: Hint) -> Panel:
