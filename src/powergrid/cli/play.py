@@ -112,6 +112,10 @@ def play(
         console.print(f"New game, seed {seed}" + (f"; saving to {save}" if save else "") + ". "
                       "Type 'help' at any prompt.")
     session = Session(timeline, seats, console, save_path=save)
+    if resume_file is not None:
+        from powergrid.tui.coach import hints_in_record
+        saved = json.loads(resume_file.read_text(encoding="utf-8"))
+        session.hints_used = hints_in_record(saved, state.players)
     session.save()
     session.print_log(last=0)
     session.run()

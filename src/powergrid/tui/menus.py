@@ -22,12 +22,12 @@ from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import RESOURCE_INDEX
 from .names import count, plant_words
 
-COMMANDS = ("help", "log", "board", "undo", "quit")
+COMMANDS = ("help", "log", "board", "undo", "hint", "quit")
 ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "u": "undo", "q": "quit", "exit": "quit"}
 
 
 class Command(NamedTuple):
-    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``quit``."""
+    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``hint``, ``quit``."""
 
     name: str
     arg: int | None = None

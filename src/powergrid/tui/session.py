@@ -28,7 +28,8 @@ HELP = """[bold]Answering[/]: type the number of a choice, or the action itself 
   open 13 15 · bid 16 · pass · buy 2 coal · build Köln · done · power 5 10 burn 2coal 3oil · power nothing
   In an auction a bare number is your bid. Enter takes the default shown in the prompt line (if any).
 [bold]Commands[/]: help · log \\[n] (the last n lines of the game log) · board (draw the board again) ·
-  undo (take back your last action, until another player acts or a plant is drawn) · quit
+  undo (take back your last action, until another player acts or a plant is drawn) ·
+  hint (what the search bot would do from your view, and why) · quit
 [bold]A round[/]: 2 auction (buy at most one plant) → 3 buy resources (last player first) →
   4 build (last player first; first city $10, then the slot price plus the connections) →
   5 bureaucracy (power cities with your plants, get paid, the markets refill).
@@ -65,6 +66,8 @@ class Session:
         self.spent = 0
         self.done_this_turn: list[str] = []
         self.slow: dict[int, bool] = {}
+        #: hints each seat asked for (kept in the saved record)
+        self.hints_used: dict[int, int] = {}
 
     @property
     def state(self) -> GameState:
@@ -194,6 +197,8 @@ class Session:
             return
         record = game_record(self.state.config, self.timeline.log, self.seats)
         record["final"] = self.state.to_dict()
+        if self.hints_used:
+            record["hints"] = {str(seat): n for seat, n in sorted(self.hints_used.items())}
         tmp = self.save_path.with_name(self.save_path.name + ".tmp")
         tmp.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(tmp, self.save_path)
@@ -229,6 +234,8 @@ class Session:
                     self.console.print(Panel(HELP.format(end=state.scn.end_cities), title="help"))
                 elif answer.name == "log":
                     self.print_log(answer.arg if answer.arg is not None else 20)
+                elif answer.name == "hint":
+                    self.show_hint(seat)
                 else:
                     self.console.print(board(state, self.label))
                 self.show_menu(seat, menu)
@@ -240,6 +247,14 @@ class Session:
                     continue
                 return action
             return answer
+
+    def show_hint(self, seat: int) -> None:
+        from .coach import ask_coach, hint_panel  # the coach loads its model on first use
+        with self.console.status("The coach is thinking…"):
+            advice = ask_coach(self.state, seat, seed=self.state.decisions)
+        self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
+        self.console.print(hint_panel(advice))
+        self.save()
 
     def ask_amount(self, followup: Followup) -> Action | None:
         """The number a choice needs; None to go back to the menu."""

@@ -4,6 +4,7 @@ import { lineChart } from "./charts.js";
 import {
   PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
+import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
@@ -332,6 +333,7 @@ function drawDecision(view, toAct) {
   const box = $("decision");
   const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
   if (!mine) {
+    clearHintMarks();
     box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
     box.classList.remove("mine");
     return;
@@ -350,7 +352,8 @@ function drawDecision(view, toAct) {
     actAll,
     onCityClick: (fn) => { game.cityHandler = fn; },
   };
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), renderDecision(ctx));
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), renderDecision(ctx),
+    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
   box.classList.add("mine");
   box.classList.remove("flash");
   void box.offsetWidth;
@@ -523,6 +526,7 @@ function showEnd(force) {
       h("div", { class: "charts" },
         history.money && history.money.length ? lineChart("Money after each round", history.money, count) : null,
         history.cities && history.cities.length ? lineChart("Cities after each round", history.cities, count) : null),
+      analysisPanel(gameId, count),
       h("div", { class: "buttons center" },
         h("a", { class: "btn primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "btn secondary", onclick: close }, "Look at the board"),
