@@ -56,19 +56,39 @@ def games_per_second(games: int, seed: int) -> tuple[float, int, int]:
     return time.perf_counter() - started, decisions, rounds
 
 
-def bot_games_seconds(games: int, seed: int) -> tuple[float, int]:
-    """The loop `powergrid simulate` runs: each seat's bot acts on its own view."""
+def bot_games_seconds(games: int, seed: int, through_views: bool) -> tuple[float, int]:
+    """The loop `powergrid simulate` runs: each seat's random bot acts on its own view, or
+    (``through_views`` False) the same bots choose from the game's legal actions directly."""
     from powergrid.bots import make_bot
 
     decisions = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for g in range(games):
         bots = [make_bot("random", seed * 10 + seat) for seat in range(4)]
+        rngs = [bot._rng for bot in bots]  # type: ignore[attr-defined]
         state = pg.new_game(config(seed, g))
-        while (seat := state.current_player) is not None:
-            state.apply(bots[seat].act(state.view(seat)))
+        if through_views:
+            while (seat := state.current_player) is not None:
+                state.apply(bots[seat].act(state.view(seat)))
+        else:
+            while (seat := state.current_player) is not None:
+                state.apply(rngs[seat].choice(state.legal_actions()))
         decisions += state.decisions
-    return time.perf_counter() - started, decisions
+    return time.process_time() - started, decisions
+
+
+def interleaved(games: int, seed: int, rounds: int = 5) -> tuple[float, float]:
+    """Decisions/s of random bots without and with views, run in alternating slices so that
+    the machine's load falls on both alike (the games are the same: same seeds, same choices).
+    Timed in CPU seconds of this process, which other processes on the machine disturb less."""
+    totals = {False: [0.0, 0], True: [0.0, 0]}
+    per = max(1, games // rounds)
+    for r in range(rounds):
+        for through_views in (False, True):
+            seconds, decisions = bot_games_seconds(per, seed * 1000 + r, through_views)
+            totals[through_views][0] += seconds
+            totals[through_views][1] += decisions
+    return (totals[False][1] / totals[False][0], totals[True][1] / totals[True][0])
 
 
 def mean_us(states: list[pg.GameState], call: Callable[[pg.GameState], object], repeat: int = 3) -> float:
@@ -125,10 +145,11 @@ def main() -> None:
           f"{rounds / args.games:.1f} rounds and {decisions / args.games:.0f} decisions per game)")
     print(f"  decisions/s        {decisions / seconds:10.0f}   (legal_actions + choice + apply)")
 
-    bot_games = max(1, args.games // 4)
-    seconds, decisions = bot_games_seconds(bot_games, args.seed)
-    print(f"  with views         {decisions / seconds:10.0f}   decisions/s when each move goes through "
-          f"state.view(seat) and the random bot ({bot_games} games)")
+    bot_games = max(1, args.games // 2)
+    plain, viewed = interleaved(bot_games, args.seed)
+    print(f"  random bots        {plain:10.0f}   decisions/s, each choosing from state.legal_actions()")
+    print(f"  through views      {viewed:10.0f}   decisions/s, each bot acting on state.view(seat): "
+          f"{100 * viewed / plain:.0f}% ({bot_games} games each, interleaved)")
 
     samples: list[pg.GameState] = []
     rng = random.Random(args.seed + 1)
@@ -138,7 +159,10 @@ def main() -> None:
     print(f"    legal_actions    {mean_us(samples, lambda s: s.legal_actions()):10.2f} µs")
     print(f"    apply            {apply_us(samples, args.seed):10.2f} µs")
     print(f"    clone            {mean_us(samples, lambda s: s.clone()):10.2f} µs")
-    print(f"    view             {mean_us(samples, lambda s: s.view(s.current_player)):10.2f} µs")
+    print(f"    view             {mean_us(samples, lambda s: s.view(s.current_player)):10.2f} µs   "
+          f"(taken; legal_actions() is read from the game)")
+    print(f"    view, first read {mean_us(samples, lambda s: s.view(s.current_player).money):10.2f} µs   "
+          f"(taken and read: builds the masked state)")
     print(f"    to_dict          {mean_us(samples, lambda s: s.to_dict(), repeat=1):10.2f} µs")
     sizes = [len(json.dumps(s.to_dict())) for s in samples]
     print(f"  state JSON bytes   mean {sum(sizes) / len(sizes):,.0f}, max {max(sizes):,}")

@@ -157,3 +157,61 @@ def test_views_survive_pickle_and_deepcopy_and_still_hide() -> None:
             _ = other.deck
     deep = copy.deepcopy(v)
     assert deep.public_state is not v.public_state  # a deep copy shares nothing
+
+
+def _snapshot(v: pg.GameView) -> dict[str, object]:
+    return v.to_dict(include_log=False)
+
+
+def test_a_view_keeps_the_game_as_it_was_when_taken() -> None:
+    """Views are cheap (they read the game until it changes) but still snapshots: read or
+    unread, alive across many moves, several at once, each shows its own moment."""
+    s = _midgame(seed=5, decisions=40)
+    rng = random.Random(5)
+    taken: list[tuple[pg.GameView, dict[str, object], list[pg.Action]]] = []
+    for i in range(60):
+        seat = s.current_player
+        assert seat is not None
+        expected = pg.GameState.from_dict(s.to_dict())
+        v = s.view(seat)
+        legal = s.legal_actions()
+        if i % 3 == 0:
+            _ = v.money  # some views are read before the game moves on, some never
+        if i % 2 == 0:
+            other = s.view((seat + 1) % s.players)  # a second view of the same moment
+            assert other.to_dict(include_log=False) | {"seat": seat} == _snapshot(v)
+        taken.append((v, expected.view(seat).to_dict(include_log=False), legal))
+        s.apply(rng.choice(legal))
+    for v, then, legal in taken:
+        assert _snapshot(v) == then and v.legal_actions() == legal
+
+
+def test_reading_or_stepping_a_view_never_changes_the_game() -> None:
+    s = _midgame(seed=6, decisions=30)
+    before = s.to_dict()
+    v = s.view(s.current_player)  # type: ignore[arg-type]
+    seen = v.public_state
+    seen.apply(seen.legal_actions()[0])  # allowed on the public state until a card is drawn
+    assert s.to_dict() == before
+    s.apply(s.legal_actions()[-1])
+    assert v.public_state is seen
+
+
+def test_nothing_a_view_hands_out_leads_to_the_game() -> None:
+    s = _midgame(seed=7, decisions=50)
+    v = s.view(0)
+    reached = [v.current_market.__self__, v.public_state, v.resources_of.__self__]
+    assert all(r is not s and r.rng == 0 and r.config.seed is None for r in reached)
+    assert sorted(r.removed for r in reached)[0] == (UNKNOWN,) * len(s.removed)
+
+
+def test_a_state_pickles_while_views_of_it_are_alive() -> None:
+    import pickle
+
+    s = _midgame(seed=8, decisions=20)
+    views = [s.view(0), s.view(1)]
+    _ = views[1].money
+    again = pickle.loads(pickle.dumps(s))
+    assert again.to_dict() == s.to_dict()
+    again.apply(again.legal_actions()[0])
+    assert views[0] == s.view(0)

@@ -110,6 +110,7 @@ def _load(cls: Any, d: dict[str, Any]) -> Any:
     scn = make_scenario(config, regions, seating)
     cat = catalog()
     s = object.__new__(cls)
+    s._shared = None
     s.scn = scn
     s.rng = _int(d["rng"], "rng", 0, (1 << 64) - 1)
     s.round = _int(d["round"], "round", 1)

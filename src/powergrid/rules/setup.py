@@ -63,6 +63,7 @@ def new_game(config: GameConfig) -> GameState:
     s.winners_ = None
     s.decisions = 0
     s._log = None
+    s._shared = None
     reset_auction(s)
     s.note(("setup", regions, seating))
     s.note(("round", 1))

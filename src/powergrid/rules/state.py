@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from . import auction, building, bureaucracy, purchase
@@ -19,6 +20,9 @@ if TYPE_CHECKING:
 #: A log entry: a tuple whose first item names the event (see events.py).
 Event = tuple[Any, ...]
 
+#: the ``_shared`` mark of a state whose lists belong to another (a view's state)
+BORROWED: Any = ("borrowed",)
+
 
 class GameState:
     """A game in progress. Build one with :func:`powergrid.new_game`."""
@@ -28,7 +32,7 @@ class GameState:
         "reach", "houses", "market_res", "supply", "market", "deck", "known_top", "known_bottom",
         "removed", "boxed", "step3_pending", "step3_next", "turn", "auc_done", "auc_any",
         "auc_plant", "auc_bid", "auc_leader", "auc_in", "auc_turn", "discard_seat", "new_plant",
-        "powered", "winners_", "decisions", "_log",
+        "powered", "winners_", "decisions", "_log", "_shared", "__weakref__",
     )
 
     scn: Scenario
@@ -67,6 +71,9 @@ class GameState:
     winners_: tuple[int, ...] | None
     decisions: int
     _log: tuple[Any, ...] | None
+    #: who reads this state without a copy (see :meth:`share`, :meth:`release`): None, BORROWED
+    #: in a shared copy (its lists are another state's), else a weak reference to the reader
+    _shared: Any
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> GameState:
@@ -108,9 +115,104 @@ class GameState:
         c.winners_ = self.winners_
         c.decisions = self.decisions
         c._log = self._log
+        c._shared = None
         return c
 
     __copy__ = clone
+
+    def share(self) -> GameState:
+        """A read-only copy that shares this state's lists until this state next changes.
+
+        Views read it: taking one copies no list, and only a copy still alive when the game
+        moves on costs a copy then (see :meth:`release`).
+        """
+        self.release()
+        c = object.__new__(GameState)
+        c.scn = self.scn
+        c.rng = self.rng
+        c.round = self.round
+        c.step = self.step
+        c.phase = self.phase
+        c.order = self.order
+        c.money = self.money
+        c.plants = self.plants
+        c.res = self.res
+        c.cities = self.cities
+        c.reach = self.reach
+        c.houses = self.houses
+        c.market_res = self.market_res
+        c.supply = self.supply
+        c.market = self.market
+        c.deck = self.deck
+        c.known_top = self.known_top
+        c.known_bottom = self.known_bottom
+        c.removed = self.removed
+        c.boxed = self.boxed
+        c.step3_pending = self.step3_pending
+        c.step3_next = self.step3_next
+        c.turn = self.turn
+        c.auc_done = self.auc_done
+        c.auc_any = self.auc_any
+        c.auc_plant = self.auc_plant
+        c.auc_bid = self.auc_bid
+        c.auc_leader = self.auc_leader
+        c.auc_in = self.auc_in
+        c.auc_turn = self.auc_turn
+        c.discard_seat = self.discard_seat
+        c.new_plant = self.new_plant
+        c.powered = self.powered
+        c.winners_ = self.winners_
+        c.decisions = self.decisions
+        c._log = self._log
+        c._shared = BORROWED
+        self._shared = weakref.ref(c)
+        return c
+
+    def release(self) -> None:
+        """Before this state changes: whatever still reads it (a view, a shared copy) stops."""
+        shared = self._shared
+        if shared is None:
+            return
+        self._shared = None
+        if shared is not BORROWED:
+            reader = shared()
+            if reader is None:
+                return
+            if type(reader) is not GameState:
+                reader.detach()  # a view reading this state takes its own masked copy
+                return
+        # this state's lists are (or may be) read elsewhere: take private copies
+        self.money = self.money[:]
+        self.plants = self.plants[:]
+        self.res = self.res[:]
+        self.cities = self.cities[:]
+        self.reach = self.reach[:]
+        self.houses = self.houses[:]
+        self.market_res = self.market_res[:]
+        self.supply = self.supply[:]
+        self.market = self.market[:]
+        self.deck = self.deck[:]
+        self.powered = self.powered[:]
+
+    # The log is a chain of nested tuples as deep as the game is long, too deep for pickle's
+    # recursion: it is pickled as a flat tuple of events and chained again when loaded.
+    def __getstate__(self) -> dict[str, Any]:
+        saved = {name: getattr(self, name) for name in _SAVED}
+        saved["_log"] = tuple(self.events)
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        chain: tuple[Any, ...] | None = None
+        for event in saved.pop("_log", ()):
+            chain = (event, chain)
+        for name, value in saved.items():
+            object.__setattr__(self, name, value)
+        self._log = chain
+        self._shared = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        # clone copies every mutable part; the rest (tuples, the scenario, the log) is immutable.
+        return self.clone()
 
     # ------------------------------------------------------------------ reading
     @property
@@ -244,6 +346,8 @@ class GameState:
         seat = self.current_player
         if seat is None:
             raise IllegalAction(None, action, "over", "the game is over")
+        if self._shared is not None:
+            self.release()
         if phase == AUCTION:
             auction.apply(self, seat, action)
         elif phase == RESOURCES_PHASE:
@@ -259,8 +363,7 @@ class GameState:
 
     def view(self, seat: int) -> GameView:
         """What ``seat`` may know: everything but the deck order and the removed plants."""
-        from .view import make_view
-        return make_view(self, seat)
+        return _views.make_view(self, seat)
 
     def to_dict(self) -> dict[str, Any]:
         from .serialize import state_to_dict
@@ -282,3 +385,9 @@ class GameState:
 
     def illegal(self, seat: int | None, action: Action, reason: str) -> IllegalAction:
         return IllegalAction(seat, action, self.phase_name, reason)
+
+
+#: what pickling and deep copies keep (the sharing mark is about this process's objects)
+_SAVED = tuple(n for n in GameState.__slots__ if n not in ("_shared", "__weakref__"))
+
+from . import view as _views  # noqa: E402  (view.py imports GameState; read at call time)

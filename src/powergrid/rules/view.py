@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any
 
 from .catalog import STEP3, UNKNOWN, catalog
@@ -12,35 +13,89 @@ from .state import GameState
 _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
 
 
-def _mask(state: GameState) -> GameState:
-    masked = state.clone()
-    deck = masked.deck
-    size = len(deck)
+def _mask(state: GameState, masked: GameState) -> GameState:
+    """``masked`` (a copy of ``state``) as every seat sees it: deck order, removed plants,
+    generator and seed hidden."""
+    deck = state.deck
     bottom = state.known_bottom
-    hidden_end = size - state.known_top
+    hidden_end = len(deck) - state.known_top
     if bottom < hidden_end:
-        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3).
-        step3_at = deck.index(STEP3) if STEP3 in deck else -1
-        deck[bottom:hidden_end] = [UNKNOWN] * (hidden_end - bottom)
-        if step3_at >= 0:
-            deck[step3_at] = STEP3
-    masked.removed = (UNKNOWN,) * len(state.removed)
+        shown = deck[:bottom]
+        shown += _unknowns(hidden_end - bottom)
+        shown += deck[hidden_end:]
+        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3): on top of
+        # the plants put under the deck, unless the deck has run down into them.
+        if deck[bottom] == STEP3:
+            shown[bottom] = STEP3
+        elif STEP3 in deck:
+            shown[deck.index(STEP3)] = STEP3
+        masked.deck = shown
+    masked.removed = _unknown(len(state.removed))
     masked.rng = 0
-    masked.scn = public_scenario(state.scn)
+    scn = state.scn
+    masked.scn = scn.__dict__.get("_public") or public_scenario(scn)
     return masked
+
+
+_UNKNOWNS: dict[int, tuple[int, ...]] = {}
+_UNKNOWN_LISTS: dict[int, list[int]] = {}
+
+
+def _unknown(count: int) -> tuple[int, ...]:
+    hidden = _UNKNOWNS.get(count)
+    if hidden is None:
+        hidden = _UNKNOWNS[count] = (UNKNOWN,) * count
+    return hidden
+
+
+def _unknowns(count: int) -> list[int]:
+    """``count`` hidden cards (a shared list: only ever copied from)."""
+    hidden = _UNKNOWN_LISTS.get(count)
+    if hidden is None:
+        hidden = _UNKNOWN_LISTS[count] = [UNKNOWN] * count
+    return hidden
 
 
 class GameView:
     """What one seat may know. Reads like a GameState (``money``, ``plants``, ``market``,
-    ``legal_actions()``...), but cannot be applied to and hides the deck order."""
+    ``legal_actions()``...), but cannot be applied to and hides the deck order.
 
-    __slots__ = ("_state", "seat")
-    _state: GameState
+    A view costs almost nothing to take: until something is read from it, it only points at
+    the game (``legal_actions()`` is answered from there). The first read builds the masked
+    state, which shares the game's lists until the game changes; if the game changes while
+    the view is still alive and unread, the view first takes its own masked copy. Either way
+    a view shows the game as it was when taken, and nothing it hands out leads to what it
+    hides. Its lists are read-only: change a copy, never them.
+    """
+
+    __slots__ = ("_state", "_game", "seat", "__weakref__")
+    _state: GameState | None
+    _game: GameState | None
     seat: int
 
     def __init__(self, masked: GameState, seat: int) -> None:
         object.__setattr__(self, "_state", masked)
+        object.__setattr__(self, "_game", None)
         object.__setattr__(self, "seat", seat)
+
+    def _seen(self) -> GameState:
+        """The masked state (built on first read)."""
+        masked = self._state
+        if masked is None:
+            game = self._game
+            assert game is not None
+            _set_game(self, None)
+            game._shared = None  # this view stops reading the game itself
+            masked = _mask(game, game.share())
+            _set_state(self, masked)
+        return masked
+
+    def detach(self) -> None:
+        """The game is about to change: keep the game as it is now, in a masked copy."""
+        game = self._game
+        if game is not None:
+            _set_game(self, None)
+            _set_state(self, _mask(game, game.clone()))
 
     def __getattr__(self, name: str) -> Any:
         # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
@@ -49,22 +104,25 @@ class GameView:
             raise AttributeError(name)
         if name in _HIDDEN:
             raise AttributeError(f"a view does not reveal {name!r}")
-        return getattr(self._state, name)
+        return getattr(self._seen(), name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a view is read-only")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (GameView, (self._state, self.seat))
+        return (GameView, (self._seen(), self.seat))
 
     def __copy__(self) -> GameView:
         return self  # read-only: a copy may share the masked state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameView:
-        return GameView(self._state.clone(), self.seat)
+        return GameView(self._seen().clone(), self.seat)
 
     def legal_actions(self) -> list[Any]:
-        return self._state.legal_actions()
+        game = self._game
+        if game is not None:
+            return game.legal_actions()  # the game has not changed since the view was taken
+        return self._seen().legal_actions()
 
     @property
     def public_state(self) -> GameState:
@@ -73,7 +131,7 @@ class GameView:
         Reading it is as fast as reading a GameState; applying actions to it is only sound
         until a card must be drawn (use :func:`determinize` for look-ahead).
         """
-        return self._state
+        return self._seen()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameView):
@@ -84,26 +142,26 @@ class GameView:
 
     @property
     def deck_size(self) -> int:
-        return len(self._state.deck)
+        return len(self._seen().deck)
 
     @property
     def deck_top_known(self) -> list[int]:
         """Known cards on top of the deck, top first (13 before round 1's first draw)."""
-        deck = self._state.deck
-        return [deck[-1 - i] for i in range(self._state.known_top)]
+        deck = self._seen().deck
+        return [deck[-1 - i] for i in range(self._seen().known_top)]
 
     @property
     def deck_bottom_known(self) -> list[int]:
         """Plants put under the deck since the last shuffle, bottom first."""
-        return self._state.deck[:self._state.known_bottom]
+        return self._seen().deck[:self._seen().known_bottom]
 
     @property
     def step3_in_deck(self) -> bool:
-        return STEP3 in self._state.deck
+        return STEP3 in self._seen().deck
 
     @property
     def removed_count(self) -> int:
-        return len(self._state.removed)
+        return len(self._seen().removed)
 
     def to_dict(self, include_log: bool = True) -> dict[str, Any]:
         """The view as JSON (format ``powergrid.view``): no generator, no seed, hidden cards -1.
@@ -112,7 +170,7 @@ class GameView:
         their own copy of it need not pay for it on every update).
         """
         from .serialize import state_to_dict
-        data = state_to_dict(self._state, include_log)
+        data = state_to_dict(self._seen(), include_log)
         data["format"] = "powergrid.view"
         data["seat"] = self.seat
         del data["rng"]
@@ -120,18 +178,33 @@ class GameView:
         return data
 
     def __repr__(self) -> str:
-        return f"<GameView seat {self.seat} of {self._state!r}>"
+        return f"<GameView seat {self.seat} of {self._seen()!r}>"
+
+
+# GameView refuses attribute writes; the engine sets its slots through their descriptors.
+_slots: Any = vars(GameView)
+_set_state = _slots["_state"].__set__
+_set_game = _slots["_game"].__set__
+_set_seat = _slots["seat"].__set__
+_new_view = object.__new__
 
 
 def make_view(state: GameState, seat: int) -> GameView:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+    if type(seat) is not int or not 0 <= seat < len(state.money):
         raise ValueError(f"no seat {seat!r} in a {state.players}-player game")
-    return GameView(_mask(state), seat)
+    if state._shared is not None:
+        state.release()
+    view: GameView = _new_view(GameView)
+    _set_state(view, None)
+    _set_game(view, state)
+    _set_seat(view, seat)
+    state._shared = weakref.ref(view)
+    return view
 
 
 def unseen_plants(view: GameView | GameState) -> list[int]:
     """Plants whose place the viewer cannot know: in the hidden deck part or removed at setup."""
-    s = view._state if isinstance(view, GameView) else view
+    s = view._seen() if isinstance(view, GameView) else view
     visible = set(s.market) | set(s.boxed)
     for plants in s.plants:
         visible.update(plants)
@@ -146,7 +219,7 @@ def determinize(view: GameView, rng: random.Random | int | None = None) -> GameS
         raise TypeError("determinize needs a GameView (state.view(seat))")
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
-    s = view._state.clone()
+    s = view._seen().clone()
     pool = unseen_plants(view)
     rng.shuffle(pool)
     slots = [i for i, p in enumerate(s.deck) if p == UNKNOWN]

@@ -30,6 +30,7 @@ import powergrid as pg
 from . import db, snapshots
 from .append import next_frame, status_of
 from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
+from .coach_jobs import COACH_HANDLERS
 from .frames import Frame, advance
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
@@ -180,7 +181,7 @@ def play_bot_turn(worker: BotWorker, job: Job) -> None:
 
 #: job kind -> what a worker does with it. A handler must be idempotent (a job may run twice when a
 #: lease runs out) and should finish the job in the transaction that stores its effect.
-HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn}
+HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn, **COACH_HANDLERS}
 
 
 # ---------------------------------------------------------------------- processes

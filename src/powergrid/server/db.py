@@ -38,7 +38,11 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("round", Integer, nullable=False),
     Column("to_act", Integer, nullable=True),
-    #: who created it (the client key, for per-client caps on bot work); None for old games
+    #: public games list their open seats for anyone; private ones are joined only by seat links
+    Column("public", Boolean, nullable=False, default=False),
+    #: the creator chose the seed (every seat is told)
+    Column("seeded", Boolean, nullable=False, default=False),
+    #: the creating client's key (a hash, see limits.client_key), for the per-client limits
     Column("creator", String(64), nullable=True),
     #: milliseconds a bot waits before each of its moves (its job's not-before time)
     Column("bot_pace_ms", Integer, nullable=False, server_default="0"),
@@ -55,6 +59,8 @@ seats = Table(
     Column("bot_seed", BigInteger, nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("claimed", Boolean, nullable=False),
+    #: a seat of a public game that anyone may take (it has no token until taken)
+    Column("open", Boolean, nullable=False, default=False),
     PrimaryKeyConstraint("game_id", "seat"),
 )
 

@@ -2,11 +2,11 @@
 
 - ``jobs``: one row per job, claimed with a lease (see powergrid/server/jobs.py).
 - ``notices``: "game G reached version V" rows, the fan-out between processes on SQLite.
-- ``games.creator``, ``games.bot_pace_ms``, ``games.updated_at``: who created the game (for
-  per-client caps), the pause before each bot move, and when the game last changed (for expiry).
+- ``games.bot_pace_ms``, ``games.updated_at``: the pause before each bot move, and when the game
+  last changed (for expiry).
 
-Revision ID: 0002_jobs
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-11-23
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_jobs"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
@@ -53,7 +53,6 @@ def upgrade() -> None:
         sa.Column("at", sa.Float, nullable=False),
     )
     with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("creator", sa.String(64), nullable=True))
         batch.add_column(sa.Column("bot_pace_ms", sa.Integer, nullable=False, server_default="0"))
         batch.add_column(sa.Column("updated_at", sa.Float, nullable=True))
     op.create_index("ix_games_updated_at", "games", ["updated_at"])
@@ -64,7 +63,6 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.drop_column("updated_at")
         batch.drop_column("bot_pace_ms")
-        batch.drop_column("creator")
     op.drop_table("notices")
     op.drop_index("ix_jobs_game", "jobs")
     op.drop_index("ix_jobs_claim", "jobs")
