@@ -41,6 +41,8 @@ log = logging.getLogger("powergrid.bots")
 
 #: games a worker keeps in memory (it plays a few games' turns in a row)
 GAMES_KEPT = 64
+#: search workers run at this lower priority where they share a machine with the web processes
+SEARCH_NICENESS = 10
 
 
 class BotWorker:
@@ -190,6 +192,8 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if SEARCH in lanes:
+        os.nice(SEARCH_NICENESS)  # long searches yield the CPU to web requests and quick bots
     worker = BotWorker(settings, lanes)
     log.info("bot worker %s started", worker.name)
     try:

@@ -180,7 +180,10 @@ class GameService:
         return seats.check_seat(live, seat)
 
     async def authenticate(self, live: LiveGame, seat: int, token: str | None) -> None:
+        claimed = 0 <= seat < len(live.row.seats) and live.row.seats[seat].claimed
         await seats.authenticate(self.store, live, seat, token)
+        if not claimed:
+            self._lobby = None  # the seat's first use claims it: the lobby shows it
 
     async def any_seat_token(self, live: LiveGame, token: str | None) -> None:
         seats.any_seat_token(live, token)

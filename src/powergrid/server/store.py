@@ -11,11 +11,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, delete, func, insert, select, update
+from sqlalchemy import Engine, and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import db, jobs
 from .jobs import JobSpec
+
+_INSERT_ACTION = insert(db.actions)
+_UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))
+                .values(version=bindparam("b_version"), status=bindparam("b_status"),
+                        round=bindparam("b_round"), to_act=bindparam("b_to_act"),
+                        updated_at=bindparam("b_updated_at")))
+_INSERT_NOTICE = insert(db.notices)
+_ACTIONS_AFTER = (select(db.actions.c.seq, db.actions.c.seat, db.actions.c.action)
+                  .where(db.actions.c.game_id == bindparam("b_game"), db.actions.c.seq > bindparam("b_seq"))
+                  .order_by(db.actions.c.seq))
 
 
 @dataclass
@@ -172,7 +182,7 @@ class Store:
             conn.exec_driver_sql("SELECT pg_notify(%(ch)s, %(msg)s)",
                                  {"ch": self.notify_channel, "msg": payload})
         if self.notices:
-            conn.execute(insert(db.notices).values(message=payload, at=time.time()))
+            conn.execute(_INSERT_NOTICE, {"message": payload, "at": time.time()})
 
     def mark_claimed(self, game_id: str, seat: int) -> None:
         s = db.seats
@@ -190,11 +200,12 @@ class Store:
         """
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(db.actions).values(game_id=game_id, seq=seq, seat=seat, action=action,
-                                                       created_at=datetime.now(UTC)))
-                conn.execute(update(db.games).where(db.games.c.id == game_id)
-                             .values(version=seq, status=status, round=round_, to_act=to_act,
-                                     updated_at=time.time()))
+                # statements built once (module level): this is the server's hottest write
+                conn.execute(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat, "action": action,
+                                              "created_at": datetime.now(UTC)})
+                conn.execute(_UPDATE_GAME, {"b_id": game_id, "b_version": seq, "b_status": status,
+                                            "b_round": round_, "b_to_act": to_act,
+                                            "b_updated_at": time.time()})
                 if next_job is not None:
                     jobs.enqueue(conn, next_job)
                 if done_job is not None:
@@ -205,10 +216,8 @@ class Store:
         return True
 
     def actions_after(self, game_id: str, seq: int) -> list[tuple[int, int, str]]:
-        a = db.actions
         with self.engine.connect() as conn:
-            rows = conn.execute(select(a.c.seq, a.c.seat, a.c.action)
-                                .where(a.c.game_id == game_id, a.c.seq > seq).order_by(a.c.seq)).all()
+            rows = conn.execute(_ACTIONS_AFTER, {"b_game": game_id, "b_seq": seq}).all()
         return [(r.seq, r.seat, r.action) for r in rows]
 
 
