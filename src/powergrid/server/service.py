@@ -173,7 +173,10 @@ class GameService:
         return await self.cache.live(game_id)
 
     async def fresh(self, game_id: str) -> LiveGame:
-        return await self.cache.fresh(game_id)
+        live = await self.cache.fresh(game_id)
+        if live.state.is_over and not live.watchers:
+            self.cache.forget(game_id)  # finished: answered from here, then kept in the database only
+        return live
 
     # ------------------------------------------------------------------ seats and tokens
     def check_seat(self, live: LiveGame, seat: int) -> SeatRow:
