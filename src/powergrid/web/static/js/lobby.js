@@ -8,12 +8,17 @@ const $ = (id) => document.getElementById(id);
 const BOT_WORDS = {
   random: "random (plays any legal move)",
   heuristic: "heuristic (solid)",
-  mcts: "mcts (strong)",
-  "mcts:fast": "mcts, fast (good)",
-  "mcts:strong": "mcts, strong (slow)",
+  greedy: "greedy (plays for income)",
+  bold: "bold (a bolder heuristic)",
+  pimc: "plan search (strong)",
+  "pimc:fast": "plan search, fast (good)",
+  "pimc:strong": "plan search, strong (slow)",
+  mcts: "plan search (strong)",
+  "mcts:fast": "plan search, fast (good)",
+  "mcts:strong": "plan search, strong (slow)",
 };
 
-const FALLBACK_BOTS = ["heuristic", "random", "mcts:fast", "mcts", "mcts:strong"];
+const FALLBACK_BOTS = ["heuristic", "random", "greedy", "pimc:fast", "pimc", "pimc:strong"];
 
 const form = {
   maps: ["germany", "usa"],
