@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, views
+from . import db, replays, views
 from .clients import creator_key
 from .errors import ApiError
 from .limits import BodyLimit, RequestRate
@@ -77,7 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
     app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
     addresses = settings.limits.addresses()
@@ -218,6 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                             "given out when the game is over")
         return service.record(live)
 
+    app.include_router(replays.router)  # the whole log, and the replay viewer's positions
+
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await serve_socket(service_of(websocket), websocket, game_id, settings, sockets,
@@ -238,6 +241,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> Any:
         game_id_checked(game_id)
         return page("game.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str | None = None) -> Any:
+        if game_id is not None:
+            game_id_checked(game_id)
+        return page("replay.html")
 
     return app
 

@@ -108,13 +108,18 @@ class RequestRate:
 class BodyLimit:
     """Pure ASGI middleware: checks Content-Length, then counts the bytes actually sent."""
 
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: Any, max_bytes: int, per_path: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = per_path or {}  # exact paths allowed a different limit
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        limit = self.per_path.get(scope.get("path", ""), self.max_bytes)
+        if limit != self.max_bytes:
+            await BodyLimit(self.app, limit)(scope, receive, send)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length":

@@ -187,10 +187,21 @@ async function create() {
     seats: form.seats.slice(0, form.players),
     public: form.public,
   };
+  const pace = $("bot_pace_ms").value.trim();
+  if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
   button.disabled = true;
   try {
-    const game = await api("/api/games", { method: "POST", body });
+    let game;
+    try {
+      game = await api("/api/games", { method: "POST", body });
+    } catch (err) {
+      // A server that does not know the per-game bot pace refuses the field: create without it.
+      if (!("bot_pace_ms" in body) || !/bot_pace_ms/.test(err.message)) throw err;
+      delete body.bot_pace_ms;
+      game = await api("/api/games", { method: "POST", body });
+      toast("This server sets the bots' pace itself.", "info", 4000);
+    }
     showCreated(game);
     refreshGames();
   } catch (err) {
@@ -259,7 +270,8 @@ async function refreshGames() {
     for (const seat of open.filter((s) => !(s in held))) {
       actions.push(h("button", { type: "button", class: "btn small secondary", onclick: () => claim(game.game_id, seat) }, "Join as ", playerChip(seat)));
     }
-    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, game.status === "over" ? "Look" : "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/replay/${game.game_id}`, title: "Step back through the game" }, "Replay"));
     return h("div", { class: "game-item", "data-game": game.game_id },
       h("div", {},
         h("b", {}, `${capital(game.map)} · ${game.players} players`), " ",
