@@ -177,12 +177,11 @@ def test_replay_of_a_record_file(client: TestClient) -> None:
 def test_random_steps_match_a_replay(client: TestClient) -> None:
     game = create(client, 2, seed=6)
     gid = game["game_id"]
-    play(client, game, 120, seed=4)
-    live = client.app.state.service.cache.get(gid)  # type: ignore[attr-defined]  # the record waits for the end
-    config = pg.GameConfig.from_dict(live.row.config)
-    actions = live.state.actions_taken()
+    play(client, game, 5000, seed=4)  # the record (with the seed) is given out once the game is over
+    record = client.get(f"/api/games/{gid}/record").json()
+    config = pg.GameConfig.from_dict(record["config"])
     for step in random.Random(1).sample(range(121), 5):
-        expected = pg.replay(config, actions[:step]).view(0).to_dict(include_log=False)
+        expected = pg.replay(config, record["actions"][:step]).view(0).to_dict(include_log=False)
         got = client.get(f"/api/games/{gid}/replay/{step}").json()["state"]
         assert got["players"] == expected["players"] and got["plant_market"] == expected["plant_market"]
 
