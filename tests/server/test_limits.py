@@ -16,7 +16,7 @@ from powergrid.server import Settings, create_app, db
 from powergrid.server.clients import ClientAddresses
 from powergrid.server.limits import Limits
 
-from .conftest import error_code
+from .conftest import bot_worker, error_code
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,7 +33,7 @@ def server(database_url: str, **limits: object) -> Iterator[TestClient]:
                                  "bot_games": 0, "requests_per_second": 0, "sockets_per_client": 0,
                                  "messages_per_second": 0, "trusted_proxies": [PROXY], **limits}
     settings = Settings(database_url=database_url, redis_url=None, limits=Limits(**values))  # type: ignore[arg-type]
-    with TestClient(create_app(settings), client=(PROXY, 40000)) as client:
+    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings):
         yield client
 
 
