@@ -113,7 +113,7 @@ export function placeLabels(map, pos) {
   for (const name of cities) {
     const [x, y] = pos.get(name);
     const w = Math.ceil(textWidth(name, NAME_FONT)) + 6;
-    const hgt = 13;
+    const hgt = 15.5;  // the text box is up to 14.5 units tall when drawn small
     const gap = DISC + 2;
     const spots = [
       ["below", 0, gap + hgt / 2], ["above", 0, -gap - hgt / 2],
