@@ -253,11 +253,12 @@ def test_replay_of_a_game_in_play(server_url, new_page) -> None:
     open_seat(page, server_url, game, 0)
     taken: dict[str, int] = {}
     last = ""
-    for _ in range(6):
+    for _ in range(30):  # into round 2
         page.wait_for_function(TURN_OR_END, arg=last, timeout=60_000)
+        if page.locator("#round-info .pill").first.inner_text() != "Round 1":
+            break
         last = page.locator("#decision").get_attribute("data-key")
         play_one_decision(page, taken)
-    page.wait_for_function(TURN_OR_END, arg=last, timeout=60_000)
     version = api(server_url, f"/api/games/{game['game_id']}/replay")["steps"]
     page.click("#replay-link")
     page.wait_for_selector("#replay-controls:not([hidden])")
