@@ -58,14 +58,21 @@ def test_zoom_and_pan(server_url, new_page) -> None:
     page.click("#board .zoom-in")
     assert width() < float(whole.split()[2]) / 1.4
     page.click("#board .zoom-fit")
-    assert board.get_attribute("viewBox") == whole
+    assert board.get_attribute("viewBox") == whole  # back to the regions in play
+    # it opens on the regions in play (here three of six), and zooms out to the whole map
+    assert page.locator("#board .region.off").count() == 3
+    for _ in range(4):
+        page.click("#board .zoom-out")
+    assert float(board.get_attribute("viewBox").split()[2]) > float(whole.split()[2])
+    page.click("#board .zoom-fit")
     # the wheel zooms around the pointer: the city under it stays under it
-    essen = page.locator("#board .city[data-city='Essen'] .city-disc").bounding_box()
+    city = page.locator("#board .city:not(.off)").first.get_attribute("data-city")
+    essen = page.locator(f"#board .city[data-city='{city}'] .city-disc").bounding_box()
     x, y = essen["x"] + essen["width"] / 2, essen["y"] + essen["height"] / 2
     page.mouse.move(x, y)
     page.mouse.wheel(0, -600)
     page.wait_for_function(f"() => ({VIEWBOX_WIDTH})() < {float(whole.split()[2]) / 2}")
-    after = page.locator("#board .city[data-city='Essen'] .city-disc").bounding_box()
+    after = page.locator(f"#board .city[data-city='{city}'] .city-disc").bounding_box()
     assert abs(after["x"] + after["width"] / 2 - x) < 6 and abs(after["y"] + after["height"] / 2 - y) < 6
     assert after["width"] > 2 * essen["width"]
     screenshot(page, "map-zoomed-ruhr")
