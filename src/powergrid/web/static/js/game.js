@@ -4,6 +4,7 @@ import { lineChart } from "./charts.js";
 import {
   PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
+import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
@@ -33,15 +34,17 @@ const game = {
 };
 
 function readUrlSeat() {
+  // Seat links carry the token in the fragment (#seat=1&token=…), never sent to the server; older ?token= links still work.
   const params = new URLSearchParams(window.location.search);
-  const seat = params.get("seat");
-  const token = params.get("token");
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const seat = fragment.get("seat") ?? params.get("seat");
+  const token = fragment.get("token") ?? params.get("token");
   if (seat !== null && token) {
     rememberSeat(gameId, Number(seat), token);
     // Keep the token out of the address bar (and of screenshots); it lives in localStorage.
     params.delete("token");
-    const query = params.toString();
-    history.replaceState(null, "", window.location.pathname + (query ? `?${query}` : ""));
+    params.set("seat", seat);
+    history.replaceState(null, "", `${window.location.pathname}?${params}`);
   }
   return seat === null ? null : Number(seat);
 }
@@ -67,6 +70,7 @@ async function start() {
   const mapName = info.state.config.map;
   game.mapInfo = await api(`/api/maps/${encodeURIComponent(mapName)}`);
   $("game-title").textContent = `${capital(game.mapInfo.name || mapName)} · ${info.state.players.length} players${info.state.config.variant === "first_game" ? " · first game" : ""}`;
+  if (info.seeded) $("game-title").append(" ", h("span", { class: "status-badge status-seeded", title: "The creator chose this game's seed (which fixes the deck order)." }, "seeded"));
   document.title = `Power Grid — ${capital(mapName)}`;
   game.board = new Board($("board"), game.mapInfo, { onCityClick: (name) => game.cityHandler && game.cityHandler(name) });
   game.board.setRegions(info.state.regions);
@@ -113,15 +117,14 @@ function connect() {
   }
   const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
   const params = new URLSearchParams();
-  if (game.seat !== null) {
-    params.set("seat", game.seat);
-    params.set("token", game.held[game.seat]);
-  }
+  if (game.seat !== null) params.set("seat", game.seat);  // the token goes in the first message, not the URL
   if (game.version >= 0) params.set("since", game.version);
   const socket = new WebSocket(`${proto}//${window.location.host}/api/games/${encodeURIComponent(gameId)}/ws?${params}`);
   game.socket = socket;
   game.socketSeat = game.seat;
+  const token = game.seat !== null ? game.held[game.seat] : null;
   socket.onopen = () => {
+    if (token) socket.send(JSON.stringify({ type: "auth", token }));
     game.retry = 0;
     setConnection("live");
   };
@@ -331,6 +334,7 @@ function drawDecision(view, toAct) {
   const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
   document.body.dataset.decision = mine ? "" : "waiting";
   if (!mine) {
+    clearHintMarks();
     box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
     box.classList.remove("mine");
     return;
@@ -351,7 +355,8 @@ function drawDecision(view, toAct) {
   };
   const form = renderDecision(ctx);
   document.body.dataset.decision = form.dataset.decision;
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), form);
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), form,
+    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
   box.classList.add("mine");
   box.classList.remove("flash");
   void box.offsetWidth;
@@ -537,6 +542,7 @@ function showEnd(force) {
       h("div", { class: "charts" },
         history.money && history.money.length ? lineChart("Money after each round", history.money, count) : null,
         history.cities && history.cities.length ? lineChart("Cities after each round", history.cities, count) : null),
+      analysisPanel(gameId, count),
       h("div", { class: "buttons center" },
         h("a", { class: "btn primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "btn secondary", onclick: close }, "Look at the board"),
