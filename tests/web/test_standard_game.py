@@ -16,7 +16,8 @@ LOG_SHOWS_NEWEST = """() => {
   const outer = box.getBoundingClientRect();
   const inner = last.getBoundingClientRect();
   return { visible: inner.bottom <= outer.bottom + 1 && inner.top >= outer.top - 1 && outer.height > 0,
-           text: last.textContent, below: Math.round(inner.bottom - outer.bottom) };
+           text: last.textContent, below: Math.round(inner.bottom - outer.bottom),
+           pinned: box.dataset.pinned, height: Math.round(outer.height) };
 }"""
 
 

@@ -416,6 +416,7 @@ function scrollLogToEnd() {
 function drawLogButtons() {
   const latest = $("log-latest");
   latest.hidden = game.log.pinned;
+  $("log").dataset.pinned = String(game.log.pinned);
   latest.textContent = game.log.unseen ? `${game.log.unseen} new ↓ jump to latest` : "Jump to latest ↓";
   const box = $("log");
   let earlier = box.querySelector(".log-earlier");
@@ -478,7 +479,11 @@ function drawLog(view) {
     log.unseen = 0;
   }
   drawLogButtons();
-  if (follow) scrollLogToEnd();
+  if (follow) {
+    scrollLogToEnd();
+    // and once more after this frame's other redraws (the latest move, the players' boards)
+    requestAnimationFrame(() => { if (game.log.pinned) scrollLogToEnd(); });
+  }
 }
 
 /** Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere). */
