@@ -1,75 +1,163 @@
-"""Bot speed: heuristic games/s (4-player Germany, one core), ms per decision, search calls/s.
+"""Bot speed, now against the code before issue 12 in the same run (interleaved, so the machine's
+load falls on both alike): views, random play, the heuristic at 2, 4 and 6 players, and the
+plan search (``pimc``) at each level.
 
-    python benchmarks/bots_speed.py [--games 20] [--search-games 1]
+    nice -n 10 python benchmarks/bots_speed.py [--games 20] [--search-games 1]
+
+"before" is the frozen copy in benchmarks/baseline (the heuristic and search bots as they were,
+and a view that copies and masks the whole state on every call). Times are CPU seconds of this
+process (``time.process_time``), which other processes disturb less than the wall clock.
 """
 
 from __future__ import annotations
 
-import argparse
+import random
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-import powergrid as pg
-from powergrid.bots import SearchBot, make_bot
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import argparse  # noqa: E402
+
+from baseline.heuristic_before import HeuristicBot as HeuristicBefore  # noqa: E402
+from baseline.search_before import SearchBot as SearchBefore  # noqa: E402
+from baseline.view_before import view_before  # noqa: E402
+
+import powergrid as pg  # noqa: E402
+from powergrid.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
+
+cpu = time.process_time
+
+ViewMaker = Callable[[pg.GameState, int], pg.GameView]
 
 
-def timed_game(specs: list[str], seed: int) -> tuple[float, dict[str, list[float]], list[object]]:
-    """Play one game; returns its seconds and the decision times of each bot kind."""
-    state = pg.new_game(pg.GameConfig(map="germany", players=len(specs), seed=seed))
-    bots = [make_bot(spec, seed * 10 + i) for i, spec in enumerate(specs)]
-    per_kind: dict[str, list[float]] = {spec: [] for spec in specs}
-    start = time.perf_counter()
-    while not state.is_over:
-        seat = state.current_player
-        assert seat is not None
-        view = state.view(seat)
-        t = time.perf_counter()
-        action = bots[seat].act(view)
-        per_kind[specs[seat]].append(time.perf_counter() - t)
-        state.apply(action)
-    return time.perf_counter() - start, per_kind, bots
+def new_view(state: pg.GameState, seat: int) -> pg.GameView:
+    return state.view(seat)
+
+
+def game(config: pg.GameConfig, bots: list[Any], make_view: ViewMaker | None) -> tuple[float, pg.GameState]:
+    """CPU seconds of one game; ``make_view`` None: random bots choose from the state directly."""
+    state = pg.new_game(config)
+    started = cpu()
+    if make_view is None:
+        rngs = [random.Random(i) for i in range(len(bots))]
+        while (seat := state.current_player) is not None:
+            state.apply(rngs[seat].choice(state.legal_actions()))
+    else:
+        while (seat := state.current_player) is not None:
+            state.apply(bots[seat].act(make_view(state, seat)))
+    return cpu() - started, state
+
+
+def random_play(games: int) -> None:
+    seconds = {"direct": 0.0, "views now": 0.0, "views before": 0.0}
+    decisions = dict.fromkeys(seconds, 0)
+    makers: dict[str, ViewMaker | None] = {"direct": None, "views now": new_view, "views before": view_before}
+    for g in range(games):
+        config = pg.GameConfig(map="germany", players=4, seed=g)
+        for name, maker in makers.items():
+            took, state = game(config, [RandomBot(i) for i in range(4)], maker)
+            seconds[name] += took
+            decisions[name] += state.decisions
+    print(f"random play, 4-player Germany, {games} games each:")
+    base = decisions["direct"] / seconds["direct"]
+    for name in makers:
+        rate = decisions[name] / seconds[name]
+        print(f"  {name:<13} {rate:9,.0f} decisions/s  {games / seconds[name]:7.1f} games/s  "
+              f"({rate / base:.0%} of direct)")
+
+
+def view_cost(games: int) -> None:
+    samples: list[pg.GameState] = []
+    rng = random.Random(1)
+    for g in range(games):
+        state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=1000 + g))
+        while state.current_player is not None:
+            if rng.random() < 0.2:
+                samples.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+
+    def mean_us(call: Callable[[pg.GameState], object]) -> float:
+        best = float("inf")
+        for _ in range(5):
+            started = time.perf_counter_ns()
+            for s in samples:
+                call(s)
+            best = min(best, time.perf_counter_ns() - started)
+        return best / len(samples) / 1000
+
+    print(f"a view, mean over {len(samples)} states (best of 5 passes):")
+    print(f"  now, taken            {mean_us(lambda s: s.view(s.current_player)):6.2f} µs")
+    print(f"  now, taken and read   {mean_us(lambda s: s.view(s.current_player).money):6.2f} µs")
+    print(f"  before                {mean_us(lambda s: view_before(s, s.current_player)):6.2f} µs")
+
+
+def heuristic_speed(games: int) -> None:
+    print(f"heuristic bots on every seat, Germany, one core, {games} games each "
+          "(before: old bot, old views):")
+    for players in (2, 4, 6):
+        seconds = {"now": 0.0, "before": 0.0}
+        decisions = 0
+        for g in range(games):
+            config = pg.GameConfig(map="germany", players=players, seed=g)
+            took, state = game(config, [HeuristicBot(g * 10 + i) for i in range(players)], new_view)
+            seconds["now"] += took
+            decisions += state.decisions
+            took, _ = game(config, [HeuristicBefore(g * 10 + i) for i in range(players)], view_before)
+            seconds["before"] += took
+        now, before = games / seconds["now"], games / seconds["before"]
+        print(f"  {players} players: now {now:6.1f} games/s, before {before:6.1f} games/s "
+              f"({now / before:.2f}x); "
+              f"{1e6 * seconds['now'] / decisions:.0f} µs a decision now, view included")
+
+
+def search_speed(games: int) -> None:
+    print(f"plan search in seat 0 of 4-player Germany against 3 heuristics, {games} game(s) a level "
+          f"(before: old search, old heuristic, old views):")
+    for level in ("fast", "default", "strong"):
+        row = {}
+        for label, bot_class, heuristic_class, maker in (
+                ("now", SearchBot, HeuristicBot, new_view),
+                ("before", SearchBefore, HeuristicBefore, view_before)):
+            thinking = 0.0
+            calls = searches = 0
+            for g in range(games):
+                state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=100 + g))
+                bot = bot_class(g, level=level)
+                bots = [bot] + [heuristic_class(g * 10 + i) for i in range(1, 4)]
+                while (seat := state.current_player) is not None:
+                    view = maker(state, seat)
+                    started = cpu()
+                    action = bots[seat].act(view)
+                    if seat == 0:
+                        thinking += cpu() - started
+                    state.apply(action)
+                calls += bot.calls
+                searches += bot.searches
+            row[label] = (calls / thinking, thinking / max(1, searches), searches / games)
+        now, before = row["now"], row["before"]
+        print(f"  pimc:{level:<8} now {now[0]:7,.0f} calls/s, {now[1]:.3f} s a searched decision "
+              f"({now[2]:.0f} searches a game); before {before[0]:7,.0f} calls/s, {before[1]:.3f} s "
+              f"({now[0] / before[0]:.2f}x calls/s)")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="heuristic-only games")
-    ap.add_argument("--search-games", type=int, default=1, help="games per search level")
+    ap.add_argument("--games", type=int, default=20, help="games per figure (random and heuristic)")
+    ap.add_argument("--search-games", type=int, default=1, help="games per search level and version")
     args = ap.parse_args()
-
-    total = 0.0
-    decisions = 0
-    times: list[float] = []
-    for g in range(args.games):
-        took, per_kind, _ = timed_game(["heuristic"] * 4, g)
-        total += took
-        times += per_kind["heuristic"]
-        decisions += len(per_kind["heuristic"])
-    print(f"heuristic, 4-player Germany, one core: {args.games / total:.1f} games/s, "
-          f"{decisions / args.games:.0f} decisions a game, "
-          f"{1000 * sum(times) / len(times):.3f} ms per decision (view included: "
-          f"{1e6 * total / decisions:.0f} us per decision overall), max {1000 * max(times):.2f} ms")
-
-    took, per_kind, _ = timed_game(["random"] * 4, 0)
-    rt = per_kind["random"]
-    print(f"random: {1000 * sum(rt) / len(rt):.3f} ms per decision")
-
-    for level in ("mcts:fast", "mcts", "mcts:strong"):
-        search_times: list[float] = []
-        calls = searches = 0
-        search_seconds = 0.0
-        for g in range(args.search_games):
-            specs = [level, "heuristic", "heuristic", "heuristic"]
-            took, per_kind, bots = timed_game(specs, 100 + g)
-            search_times += per_kind[level]
-            bot = bots[0]
-            assert isinstance(bot, SearchBot)
-            calls += bot.calls
-            searches += bot.searches
-            search_seconds += sum(per_kind[level])
-        mean = 1000 * sum(search_times) / len(search_times)
-        print(f"{level}: {mean:.1f} ms per decision (all decisions), "
-              f"{1000 * search_seconds / max(1, searches):.0f} ms per searched decision, "
-              f"max {1000 * max(search_times):.0f} ms, {searches / args.search_games:.0f} searches a game, "
-              f"{calls / max(search_seconds, 1e-9):,.0f} forward-model calls/s inside the search")
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    print(f"Python {sys.version.split()[0]}, load average {' '.join(load)} at the start")
+    view_cost(max(2, args.games // 4))
+    random_play(args.games)
+    heuristic_speed(args.games)
+    if args.search_games > 0:
+        search_speed(args.search_games)
     return 0
 
 

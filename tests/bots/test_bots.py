@@ -179,12 +179,17 @@ def test_search_samples_the_hidden_deck_instead_of_reading_it(monkeypatch: pytes
 
 def test_names() -> None:
     names = bot_names()
-    for name in ("random", "heuristic", "mcts", "mcts:fast", "mcts:strong"):
+    for name in ("random", "heuristic", "greedy", "bold", "pimc", "pimc:fast", "pimc:strong"):
         assert name in names
         bot = make_bot(name, 3)
         assert isinstance(bot, Bot)
-    assert make_bot("mcts:strong").budget > make_bot("mcts").budget > make_bot("mcts:fast").budget
-    for bad in ("minimax", "heuristic:hard", "mcts:insane", ""):
+    assert make_bot("pimc:strong").budget > make_bot("pimc").budget > make_bot("pimc:fast").budget
+    # the plan search's former names still work, for the same bot
+    for alias, name in (("mcts", "pimc"), ("mcts:fast", "pimc:fast"), ("mcts:strong", "pimc:strong")):
+        assert alias not in names
+        old, new = make_bot(alias, 3), make_bot(name, 3)
+        assert type(old) is type(new) and old.name == new.name == name and old.budget == new.budget
+    for bad in ("minimax", "heuristic:hard", "mcts:insane", "pimc:insane", "greedy:fast", ""):
         with pytest.raises(ValueError):
             make_bot(bad)
 

@@ -15,6 +15,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from powergrid.server import Settings, create_app  # noqa: E402
+from powergrid.server.limits import Limits  # noqa: E402
 
 PG_BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -65,8 +66,9 @@ def pg_url() -> Iterator[str]:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
+    # the tests drive games as fast as they can from one address: no request rate (test_limits tests it)
     return Settings(database_url=database_url, redis_url=None, snapshot_every=20, bot_delay=0.0,
-                    bot_threads=2)
+                    bot_threads=2, limits=Limits(requests_per_second=0))
 
 
 @pytest.fixture

@@ -1,4 +1,6 @@
-"""Bots: ``make_bot("random" | "heuristic" | "mcts" | "mcts:fast" | "mcts:strong", seed)``.
+"""Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
+``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``) or an alias (``mcts``, ``mcts:fast``,
+``mcts:strong`` are the plan-search bot's former names and still work).
 
 Names are ``kind`` or ``kind:level``; see docs/bots.md.
 """
@@ -8,26 +10,35 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
-from .heuristic import HeuristicBot
+from .greedy import GreedyBot
+from .heuristic import BoldBot, HeuristicBot
 from .random_bot import RandomBot
-from .search import LEVELS, SearchBot
+from .search import KIND as SEARCH_KIND
+from .search import LEVELS, RankedPlan, SearchBot, rank_plans
 
 _PLAIN: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "greedy": GreedyBot,
+    "bold": BoldBot,
 }
+
+#: other names for a bot kind: the plan search was called ``mcts``, though it builds no tree
+ALIASES: dict[str, str] = {"mcts": SEARCH_KIND}
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name, e.g. ``random``, ``heuristic``, ``mcts``, ``mcts:fast``, ``mcts:strong``.
+    """A bot from its name, e.g. ``random``, ``heuristic``, ``greedy``, ``pimc``, ``pimc:fast``,
+    ``pimc:strong`` (or the aliases ``mcts``, ``mcts:fast``, ``mcts:strong``).
 
     :raises ValueError: unknown bot name or level.
     """
     kind, _, level = spec.strip().partition(":")
-    if kind == "mcts":
+    kind = ALIASES.get(kind, kind)
+    if kind == SEARCH_KIND:
         level = level or "default"
         if level not in LEVELS:
-            raise ValueError(f"bot 'mcts' has no level {level!r}; levels: {', '.join(LEVELS)}")
+            raise ValueError(f"bot {SEARCH_KIND!r} has no level {level!r}; levels: {', '.join(LEVELS)}")
         return SearchBot(seed, level=level)
     make = _PLAIN.get(kind)
     if make is None:
@@ -38,8 +49,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 
 def bot_names() -> list[str]:
-    """Every name make_bot accepts."""
-    return sorted(_PLAIN) + ["mcts"] + [f"mcts:{lv}" for lv in LEVELS if lv != "default"]
+    """Every bot name make_bot accepts, aliases aside (see :data:`ALIASES`)."""
+    return sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
 
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "bot_names"]
+__all__ = ["ALIASES", "BoldBot", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan", "SearchBot",
+           "bot_names", "make_bot", "rank_plans"]

@@ -7,6 +7,8 @@ search bot's own imagined game), so :func:`decide` works on either.
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
@@ -14,6 +16,7 @@ from ..rules.actions import DONE, PASS
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
+from ..rules.purchase import most_affordable
 from .base import Bot
 
 #: what a unit costs when the market cannot supply it (above the dearest slot)
@@ -39,15 +42,40 @@ _RES_INDEX = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3}
 State = Any  # a GameState or a GameView: both read the same way
 
 
+@dataclass(frozen=True, eq=False)
+class Style:
+    """The heuristic's valuations and limits; :data:`DEFAULT` is the ``heuristic`` bot, and a
+    different style makes a differently-minded player with the same rules of thumb."""
+
+    city_value: float = CITY_VALUE
+    fuel_runs: float = FUEL_RUNS
+    extra_share: float = EXTRA_SHARE
+    bid_margin: float = BID_MARGIN
+    cheap: tuple[int, int, int, int] = CHEAP
+    max_city_cost: int = MAX_CITY_COST
+    build_reserve: int = BUILD_RESERVE
+
+
+DEFAULT = Style()
+
+
 class Outlook:
-    """What one seat thinks of plants and fuel at one moment (computed once per decision)."""
+    """What one seat thinks of plants and fuel at one moment.
 
-    __slots__ = ("s", "seat", "unit", "ambition", "limit", "kind", "burn", "yields", "_scores")
+    It depends only on what :func:`outlook` keys it by, so equal moments share one (an auction's
+    bids, the same position in many search rollouts) and its values are worked out once.
+    """
 
-    def __init__(self, s: State, seat: int) -> None:
+    __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
+                 "yields", "style", "_scores", "_held", "_gains", "_orders")
+
+    def __init__(self, s: State, seat: int, style: Style = DEFAULT) -> None:
         scn = s.scn
-        self.s = s
+        self.style = style
         self.seat = seat
+        self.mine: tuple[int, ...] = s.plants[seat]
+        self.money: int = s.money[seat]
+        self.step: int = s.step
         self.kind = scn.plant_kind
         self.burn = scn.plant_burn
         self.yields = scn.plant_cities
@@ -57,6 +85,9 @@ class Outlook:
         self.ambition = min(scn.end_cities, owned + bonus)
         self.unit = unit_costs(s, seat)
         self._scores: dict[int, float] = {}
+        self._held: float | None = None
+        self._gains: dict[int, float] = {}
+        self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
         kind = self.kind[plant]
@@ -72,65 +103,122 @@ class Outlook:
         value = self._scores.get(plant)
         if value is None:
             cities: int = self.yields[plant]
-            value = self._scores[plant] = cities * CITY_VALUE - self.run_cost(plant) * FUEL_RUNS
+            style = self.style
+            value = self._scores[plant] = (cities * style.city_value
+                                           - self.run_cost(plant) * style.fuel_runs)
         return value
+
+    def run_order(self, plants: tuple[int, ...]) -> list[int]:
+        """The plants, cheapest to run per city first (more cities first on a tie)."""
+        order = self._orders.get(plants)
+        if order is None:
+            order = self._orders[plants] = sorted(
+                plants, key=lambda p: (self.run_cost(p) / self.yields[p], -self.yields[p]))
+        return order
 
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
-        ranked = sorted(plants, key=self.score, reverse=True)[:self.limit]
+        score = self.score
+        yields = self.yields
+        ambition = self.ambition
+        extra = self.style.extra_share
+        ranked = sorted(plants, key=score, reverse=True)[:self.limit]
         total = 0.0
         covered = 0
         for p in ranked:
-            c = self.yields[p]
-            useful = min(c, max(0, self.ambition - covered))
-            share = (useful + EXTRA_SHARE * (c - useful)) / c
-            total += max(0.0, self.score(p) * share)
+            c = yields[p]
+            room = ambition - covered
+            useful = c if room >= c else (room if room > 0 else 0)
+            value = score(p) * ((useful + extra * (c - useful)) / c)
+            if value > 0.0:
+                total += value
             covered += c
         return total
 
     def gain(self, plant: int) -> float:
-        mine = self.s.plants[self.seat]
-        return self.portfolio(mine + (plant,)) - self.portfolio(mine)
+        value = self._gains.get(plant)
+        if value is None:
+            held = self._held
+            if held is None:
+                held = self._held = self.portfolio(self.mine)
+            value = self._gains[plant] = self.portfolio(self.mine + (plant,)) - held
+        return value
 
     def max_bid(self, plant: int) -> int:
-        s = self.s
-        reserve = 8 + 4 * s.step + self.run_cost(plant)
-        limit = min(self.gain(plant) - BID_MARGIN, s.money[self.seat] - reserve)
+        reserve = 8 + 4 * self.step + self.run_cost(plant)
+        limit = min(self.gain(plant) - self.style.bid_margin, self.money - reserve)
         return int(limit)
+
+
+#: Outlooks by what they depend on; cleared when full (a cache, never a source of truth)
+_OUTLOOKS: dict[tuple[Any, ...], Outlook] = {}
+_OUTLOOKS_MAX = 20_000
+
+
+def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
+    """The seat's Outlook now, shared with every equal moment (do not change it)."""
+    key = (s.scn, seat, s.step, len(s.cities[seat]), s.money[seat], tuple(s.market_res),
+           tuple(s.plants), style)
+    look = _OUTLOOKS.get(key)
+    if look is None:
+        if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
+            _OUTLOOKS.clear()
+        look = _OUTLOOKS[key] = Outlook(s, seat, style)
+    return look
 
 
 def unit_costs(s: State, seat: int) -> list[float]:
     """Expected price per unit of each resource, after the other players take part of their need."""
     scn = s.scn
+    fuel = _fuel_table(scn)
     demand = [0.0, 0.0, 0.0, 0.0]
-    kinds, burns = scn.plant_kind, scn.plant_burn
-    for j in range(len(s.money)):
+    plants = s.plants
+    for j in range(len(plants)):
         if j == seat:
             continue
-        for p in s.plants[j]:
-            r = _RES_INDEX.get(kinds[p])
-            if r is not None:
-                demand[r] += burns[p]
-            elif kinds[p] == "hybrid":
-                demand[0] += burns[p] / 2
-                demand[1] += burns[p] / 2
+        for p in plants[j]:
+            r, burn = fuel[p]
+            if r >= 0:
+                demand[r] += burn
+            elif r == _HYBRID:
+                demand[0] += burn / 2
+                demand[1] += burn / 2
     out = []
+    market_res = s.market_res
     for r in range(4):
-        have = s.market_res[r] - int(demand[r] / 2)
+        have = market_res[r] - int(demand[r] / 2)
         if have <= 0:
             out.append(SCARCE_PRICE[r])
             continue
-        n = min(2, have)
-        out.append((scn.buy_cost(r, have, n) + (2 - n) * SCARCE_PRICE[r]) / 2)
+        n = 2 if have >= 2 else have
+        prefix = scn.price_prefix[r]
+        start = scn.capacity[r] - have
+        out.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
     return out
 
 
+_HYBRID = -2
+_FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+
+
+def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
+    """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
+    table = _FUEL.get(scn)
+    if table is None:
+        table = {}
+        for p, kind in scn.plant_kind.items():
+            r = _RES_INDEX.get(kind)
+            table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
+        _FUEL[scn] = table
+    return table
+
+
 # ---------------------------------------------------------------- auction
-def _auction(s: State, seat: int, legal: list[Action]) -> Action:
+def _auction(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     kind = legal[0].kind
     if kind == "discard":
-        return _discard(s, seat, legal)
-    look = Outlook(s, seat)
+        return _discard(s, seat, legal, style)
+    look = outlook(s, seat, style)
     if s.auc_plant:
         # a running auction: raise by one while the plant is worth it
         if s.auc_bid + 1 <= look.max_bid(s.auc_plant) and len(legal) > 1:
@@ -147,14 +235,23 @@ def _auction(s: State, seat: int, legal: list[Action]) -> Action:
         if surplus > best_surplus:
             best_surplus = surplus
             best = Action("open", plant, plant)
-    must_buy = PASS not in legal
+    must_buy = legal[-1] != PASS  # the engine lists a pass last whenever it allows one
     if best is not None and (best_surplus >= 0 or must_buy):
         return best
     return PASS if not must_buy else legal[0]
 
 
-def _discard(s: State, seat: int, legal: list[Action]) -> Action:
-    look = Outlook(s, seat)
+def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
+    """In a running auction: raise by one while the plant is worth it (the legal actions are
+    every bid from one above the current one up to the seat's money, and passing)."""
+    bid = s.auc_bid
+    if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
+        return Action("bid", 0, bid + 1)
+    return PASS
+
+
+def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
+    look = outlook(s, seat, style)
     mine = s.plants[seat]
 
     def worth(a: Action) -> float:
@@ -168,7 +265,7 @@ def _discard(s: State, seat: int, legal: list[Action]) -> Action:
 # ---------------------------------------------------------------- resources
 def _plants_to_run(look: Outlook, plants: tuple[int, ...], target: int) -> list[int]:
     """The cheapest plants per city until ``target`` cities are covered."""
-    order = sorted(plants, key=lambda p: (look.run_cost(p) / look.yields[p], -look.yields[p]))
+    order = look.run_order(plants)
     chosen: list[int] = []
     covered = 0
     for p in order:
@@ -198,10 +295,11 @@ def _game_may_end(s: State) -> bool:
     return max(len(c) for c in s.cities) + 3 >= end
 
 
-def _buy(s: State, seat: int, legal: list[Action]) -> Action:
-    if len(legal) == 1:
+def _buy(s: State, seat: int, style: Style) -> Action:
+    affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
+    if not any(affordable):
         return DONE
-    look = Outlook(s, seat)
+    look = outlook(s, seat, style)
     mine = s.plants[seat]
     owned = len(s.cities[seat])
     if _game_may_end(s):
@@ -213,14 +311,11 @@ def _buy(s: State, seat: int, legal: list[Action]) -> Action:
     want = _deficit(s, look, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
         ahead = _deficit(s, look, chosen, held, 2)
-        want = [n if (s.price(r) or 99) <= CHEAP[r] else 0 for r, n in enumerate(ahead)]
-    best: dict[int, int] = {}
-    for a in legal:
-        if a.kind == "buy" and a.amount <= want[a.resource]:
-            best[a.resource] = max(best.get(a.resource, 0), a.amount)
+        want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
-        if best.get(r):
-            return Action("buy", 0, best[r], "", r)
+        amount = min(want[r], affordable[r])
+        if amount > 0:
+            return Action("buy", 0, amount, "", r)
     return DONE
 
 
@@ -257,43 +352,90 @@ def _centrality(s: State) -> dict[int, float]:
     return table
 
 
+_CAPACITY: dict[tuple[Any, ...], int] = {}
+
+
 def fuel_capacity(s: State, seat: int) -> int:
     """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
-    return max(o[2] for o in power_options(s, seat))
+    plants = s.plants[seat]
+    key = (s.scn, plants, s.resources_of(seat))
+    cities = _CAPACITY.get(key)
+    if cities is None:
+        if len(_CAPACITY) >= _OUTLOOKS_MAX:
+            _CAPACITY.clear()
+        cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
+    return cities
+
+
+_ROWS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
+#: a price no city reaches: cities that cannot be built are priced at it
+_NEVER = 10**9
+#: no city costs less than its first slot
+_CHEAPEST = SLOT_PRICES[0]
+
+
+def _rows(board: Any) -> dict[int, tuple[int, ...]]:
+    """Per city in play: its distances to the cities in play, in ``board.in_play`` order."""
+    rows = _ROWS.get(board)
+    if rows is None:
+        rows = {c: tuple(board.distance[c][d] for d in board.in_play) for c in board.in_play}
+        _ROWS[board] = rows
+    return rows
+
+
+def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
+    """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
+    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
+    board = s.scn.board
+    in_play = board.in_play
+    rows = _rows(board)
+    step = s.step
+    houses = s.houses
+    taken = s.cities[seat]
+    base = [SLOT_PRICES[n] if (n := len(houses[c])) < step and c not in taken else _NEVER
+            for c in in_play]
+    reach = s.reach[seat]
+    # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
+    prices = base[:] if reach is None else list(map(add, base, [reach[c] for c in in_play]))
+    connected = reach is not None
+    totals: list[int] = []
+    spent = 0
+    while len(totals) < most and spent + _CHEAPEST <= money:
+        best_cost = min(prices)
+        if best_cost >= _NEVER or spent + best_cost > money:
+            break
+        i = prices.index(best_cost)
+        spent += best_cost
+        totals.append(spent)
+        base[i] = _NEVER
+        row = rows[in_play[i]]
+        if connected:
+            prices = list(map(min, prices, map(add, base, row)))
+        else:
+            prices = list(map(add, base, row))
+            connected = True
+        prices[i] = _NEVER
+    return totals
+
+
+def _first(totals: list[int], most: int) -> tuple[int, int]:
+    """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
+    count = max(0, min(most, len(totals)))
+    return count, totals[count - 1] if count else 0
 
 
 def affordable_cities(s: State, seat: int, money: int, most: int) -> tuple[int, int]:
     """(count, cost) of the cheapest cities ``seat`` could still build now, greedily, up to ``most``."""
-    board = s.scn.board
-    step = s.step
-    houses = s.houses
-    reach = s.reach[seat]
-    taken = set(s.cities[seat])
-    count = spent = 0
-    while count < most:
-        best_city, best_cost = -1, 10**9
-        for c in board.in_play:
-            n = len(houses[c])
-            if n >= step or c in taken:
-                continue
-            price = SLOT_PRICES[n] + (reach[c] if reach is not None else 0)
-            if price < best_cost:
-                best_city, best_cost = c, price
-        if best_city < 0 or spent + best_cost > money:
-            break
-        spent += best_cost
-        count += 1
-        taken.add(best_city)
-        row = board.distance[best_city]
-        reach = row if reach is None else tuple(map(min, reach, row))
-    return count, spent
+    return _first(cheapest_cities(s, seat, money, most), most)
 
 
-def _build_target(s: State, seat: int) -> tuple[int, bool]:
+def _build_target(s: State, seat: int, power: int | None = None,
+                  style: Style = DEFAULT) -> tuple[int, bool]:
     """How many cities to own after this turn, and whether cost limits are off (end game)."""
     end = s.scn.end_cities
     owned = len(s.cities[seat])
-    power = fuel_capacity(s, seat)
+    if power is None:
+        power = fuel_capacity(s, seat)
     money = s.money[seat]
     # turn order of the build phase: reverse player order; who still builds after me
     near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
@@ -303,7 +445,7 @@ def _build_target(s: State, seat: int) -> tuple[int, bool]:
             return decided
     target = power
     capacity = sum(s.scn.plant_cities[p] for p in s.plants[seat])
-    if money >= BUILD_RESERVE + 10 * s.step:
+    if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
         target = max(target, capacity + (1 if s.step == 1 else 0))
     return min(target, end - 1), False
@@ -323,14 +465,22 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
         j_cities = len(s.cities[j])
         j_money = s.money[j]
         if j in later:
-            extra, cost = affordable_cities(s, j, j_money, max(0, end - j_cities))
-            if j_cities + extra >= end:
-                ends_anyway = True
-            extra_useful, cost = affordable_cities(s, j, j_money, max(0, j_power - j_cities))
+            to_end = max(0, end - j_cities)
+            useful = max(0, j_power - j_cities)
+            # Whether j can reach the end needs the greedy only if j's money could pay for it.
+            may_end = j_money >= _CHEAPEST * to_end
+            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful)
+            if may_end:
+                extra, cost = _first(totals, to_end)
+                if j_cities + extra >= end:
+                    ends_anyway = True
+            extra_useful, cost = _first(totals, useful)
             j_cities += extra_useful
             j_money -= cost
         threats.append((min(j_power, j_cities), j_money))
-    can, cost = affordable_cities(s, seat, money, end - owned)
+    can = cost = 0
+    if money >= _CHEAPEST * (end - owned):
+        can, cost = affordable_cities(s, seat, money, end - owned)
     if owned + can >= end:
         mine = (min(power, end), money - cost)
         if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
@@ -340,12 +490,12 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
     return None
 
 
-def _build(s: State, seat: int, legal: list[Action]) -> Action:
+def _build(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     if len(legal) == 1:
         return DONE
     owned = len(s.cities[seat])
-    target, all_out = _build_target(s, seat)
     power = fuel_capacity(s, seat)
+    target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
     scn = s.scn
@@ -360,8 +510,8 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
             continue
         c = scn.city_by_name[a.city]
         price = SLOT_PRICES[len(houses[c])] + (0 if first else reach[c])
-        if not all_out and (price > MAX_CITY_COST
-                            or (owned >= power and s.money[seat] - price < BUILD_RESERVE)):
+        if not all_out and (price > style.max_city_cost
+                            or (owned >= power and s.money[seat] - price < style.build_reserve)):
             continue
         score = price + 0.5 * central[c]
         if first:
@@ -374,28 +524,47 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
 
 
 # ---------------------------------------------------------------- the bot
-def decide(s: State, seat: int, legal: list[Action] | None = None) -> Action:
+def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT) -> Action:
     """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state)."""
+    phase = s.phase
+    if phase == BUREAUCRACY:
+        # the rules' default (the most cities paid, then the cheapest fuel) is what the bot
+        # plays, and is the only legal choice when there is one; no need to list them
+        power: Action = default_power(s, seat)
+        return power
+    if phase == RESOURCES_PHASE:
+        return _buy(s, seat, style)
+    if phase == AUCTION and s.auc_plant and s.discard_seat < 0:
+        return _raise_or_pass(s, seat, style)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    phase = s.phase
     if phase == AUCTION:
-        return _auction(s, seat, legal)
-    if phase == RESOURCES_PHASE:
-        return _buy(s, seat, legal)
+        return _auction(s, seat, legal, style)
     if phase == BUILD:
-        return _build(s, seat, legal)
-    if phase == BUREAUCRACY:
-        power: Action = default_power(s, seat)
-        return power
+        return _build(s, seat, legal, style)
     return legal[0]
 
 
 class HeuristicBot(Bot):
     name = "heuristic"
+    style = DEFAULT
 
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
-        return decide(view.public_state, view.seat)
+        return decide(view.public_state, view.seat, None, self.style)
+
+
+#: a bolder player: cities and spare capacity count for more, fuel for less, it bids past its
+#: valuation, connects at any price up to 55 and keeps little money back
+BOLD = Style(city_value=24.0, fuel_runs=2.0, extra_share=0.5, bid_margin=-4.0, cheap=(3, 3, 3, 7),
+             max_city_cost=55, build_reserve=10)
+
+
+class BoldBot(HeuristicBot):
+    """The heuristic's rules of thumb with the :data:`BOLD` valuations and bidding: a ladder
+    opponent the search's rollouts (which play the default heuristic) do not predict."""
+
+    name = "bold"
+    style = BOLD

@@ -1,20 +1,27 @@
-"""The search bot (``mcts``): plans for the turn, compared by heuristic rollouts on sampled decks.
+"""The plan-search bot (``pimc``; also answers to ``mcts``): plans for the turn, compared by
+heuristic rollouts on sampled decks.
 
-At each decision that matters, the bot lists a few plans for its turn (which plant to open and
-how high to go, how far to raise in a running auction, how many cities to build, which plant
-to discard), then, many times over, fills the hidden deck by sampling from the plants it cannot
-see (``pg.determinize``), plays every plan forward with the heuristic playing all seats for a
-few rounds, and scores the position it reaches. All plans are played on the same sampled decks
-(paired comparison), and the weakest third is dropped after each few samples (successive
-halving), so the forward-model budget goes to the close contests. The chosen plan is then
-followed until its turn or auction is over, without searching again.
+What it is: perfect-information Monte Carlo over plans. At each decision that matters, the bot
+lists a few plans for its turn (which plant to open and how high to go, how far to raise in a
+running auction, how many cities to build, which plant to discard), then, many times over,
+fills the hidden deck by sampling from the plants it cannot see (``pg.determinize``), plays
+every plan forward with the heuristic playing all seats for a few rounds, and scores the
+position it reaches. All plans are played on the same sampled decks (paired comparison), and
+the weakest third is dropped after each few samples (successive halving), so the forward-model
+budget goes to the close contests. The chosen plan is then followed until its turn or auction
+is over, without searching again. It builds no tree: its own later choices inside a rollout
+are the heuristic's. The names ``mcts``, ``mcts:fast`` and ``mcts:strong`` are kept as aliases.
 
 The budget counts forward-model calls (``apply``) per search, so games replay exactly from
 their seeds; a budget in seconds is possible too and is then not replay-exact.
+
+:func:`rank_plans` is the same search as a function: the ranked plans for a view with their
+estimated values (for hints and analysis).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -23,13 +30,16 @@ from typing import Any
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE, PASS
 from ..rules.catalog import SLOT_PRICES, STEP3
-from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
+from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, OVER
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from . import heuristic
 from .base import Bot
 
 #: a plan: ("action", a) | ("limit", plant, top bid) | ("build", cities to own) | ("pass",)
 Plan = tuple[Any, ...]
+
+#: the bot's name; ``mcts`` is kept as an alias (see bots/__init__.py)
+KIND = "pimc"
 
 
 @dataclass(frozen=True)
@@ -46,14 +56,66 @@ LEVELS: dict[str, Level] = {
 }
 
 
+@dataclass(frozen=True)
+class RankedPlan:
+    """One plan for the decision at hand, as the search judged it."""
+
+    plan: Plan
+    #: what the plan plays now
+    action: Action
+    #: mean score over the samples it was played on: the seat's position minus its best
+    #: rival's, in Elektro (a city is worth 12, a powered one 20 more; a win adds 150)
+    value: float
+    #: samples it was played on (plans dropped early by successive halving have fewer)
+    samples: int
+    #: the plan in words
+    text: str
+
+
+@dataclass
+class _Tally:
+    total: list[float]
+    count: list[int]
+    alive: list[int]
+    calls: int
+
+
+def _compare(view: GameView, seat: int, plans: list[Plan], budget: int, seconds: float | None,
+             horizon: int, rng: random.Random) -> _Tally:
+    """Play every plan on the same sampled games until the budget is spent (successive halving)."""
+    tally = _Tally([0.0] * len(plans), [0] * len(plans), list(range(len(plans))), 0)
+    total, count = tally.total, tally.count
+    stop_round = view.round + horizon
+    deadline = time.perf_counter() + seconds if seconds is not None else None
+    sweeps = 0
+    budget = budget or 1
+    while True:
+        world = determinize(view, rng)
+        for i in tally.alive:
+            w = world.clone()
+            tally.calls += rollout(w, seat, plans[i], stop_round)
+            total[i] += evaluate(w, seat)
+            count[i] += 1
+        sweeps += 1
+        if deadline is not None:
+            if time.perf_counter() >= deadline:
+                break
+        elif tally.calls >= budget:
+            break
+        if sweeps % 4 == 0 and len(tally.alive) > 2:
+            alive = sorted(tally.alive, key=lambda i: -total[i] / count[i])
+            tally.alive = sorted(alive[:max(2, (2 * len(alive) + 2) // 3)])
+    return tally
+
+
 class SearchBot(Bot):
-    name = "mcts"
+    name = KIND
 
     def __init__(self, seed: int = 0, budget: int | None = None, *, level: str = "default",
                  horizon: int | None = None, seconds: float | None = None) -> None:
         base = LEVELS[level]
         super().__init__(seed, budget if budget is not None else base.budget)
-        self.name = "mcts" if level == "default" else f"mcts:{level}"
+        self.name = KIND if level == "default" else f"{KIND}:{level}"
         self.horizon = horizon if horizon is not None else base.horizon
         self.seconds = seconds if seconds is not None else base.seconds
         self.replay_exact = self.seconds is None
@@ -69,51 +131,90 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         seat = view.seat
-        phase = view.phase
+        s = view.public_state  # reads as the view does, without its per-attribute indirection
+        phase = s.phase
         if phase == BUREAUCRACY:
-            return default_power(view, seat)
+            return default_power(s, seat)
         if phase == RESOURCES_PHASE:
-            return heuristic.decide(view, seat, legal)
-        key = _scope(view)
-        if self._plan is not None and still_planned(view, self._plan[0], self._plan[1]):
-            action = follow(view, seat, self._plan[1], legal)
+            return heuristic.decide(s, seat, legal)
+        key = _scope(s)
+        if self._plan is not None and still_planned(s, self._plan[0], self._plan[1]):
+            action = follow(s, seat, self._plan[1], legal)
             if action is not None:
                 return action
-        plans = candidate_plans(view, seat, legal)
+        plans = candidate_plans(s, seat, legal)
         plan = plans[0] if len(plans) == 1 else self._search(view, seat, plans)
         self._plan = (key, plan)
-        action = follow(view, seat, plan, legal)
-        return action if action is not None else heuristic.decide(view, seat, legal)
+        action = follow(s, seat, plan, legal)
+        return action if action is not None else heuristic.decide(s, seat, legal)
 
     def _search(self, view: GameView, seat: int, plans: list[Plan]) -> Plan:
         self.searches += 1
-        total = [0.0] * len(plans)
-        count = [0] * len(plans)
-        alive = list(range(len(plans)))
-        stop_round = view.round + self.horizon
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        calls = 0
-        sweeps = 0
-        budget = self.budget or 1
-        while True:
-            world = determinize(view, self._rng)
-            for i in alive:
-                w = world.clone()
-                calls += rollout(w, seat, plans[i], stop_round)
-                total[i] += evaluate(w, seat)
-                count[i] += 1
-            sweeps += 1
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif calls >= budget:
-                break
-            if sweeps % 4 == 0 and len(alive) > 2:
-                alive.sort(key=lambda i: -total[i] / count[i])
-                alive = sorted(alive[:max(2, (2 * len(alive) + 2) // 3)])
-        self.calls += calls
-        best = max(alive, key=lambda i: (total[i] / count[i], -i))
+        tally = _compare(view, seat, plans, self.budget or 1, self.seconds, self.horizon, self._rng)
+        self.calls += tally.calls
+        best = max(tally.alive, key=lambda i: (tally.total[i] / tally.count[i], -i))
         return plans[best]
+
+
+def rank_plans(view: GameView, *, level: str = "default", budget: int | None = None,
+               seconds: float | None = None, horizon: int | None = None,
+               seed: int = 0) -> list[RankedPlan]:
+    """The plans for ``view.seat``'s decision now, best first, each with its estimated value.
+
+    The same search the bot runs at ``level`` (forward-model calls, or ``seconds`` of thinking
+    when given). Plans still in the running when the budget ran out come first, by mean value;
+    plans dropped earlier follow, by their mean when dropped. Where the bot does not search
+    (buying resources, powering), the heuristic's choice and up to five other legal actions
+    are compared the same way. A decision with one legal action gets one plan, not searched
+    (``samples`` 0, ``value`` NaN). Deterministic given ``seed`` unless ``seconds`` is given.
+
+    :raises ValueError: unknown level, or the game is over.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"no search level {level!r}; levels: {', '.join(LEVELS)}")
+    base = LEVELS[level]
+    legal: list[Action] = view.legal_actions()
+    if not legal:
+        raise ValueError("the game is over: there is no decision to rank")
+    seat = view.seat
+    if view.current_player != seat:
+        raise ValueError(f"seat {seat} is not to act now (seat {view.current_player} is)")
+    s = view.public_state
+    if len(legal) == 1:
+        return [RankedPlan(("action", legal[0]), legal[0], math.nan, 0, str(legal[0]))]
+    if s.phase in (BUREAUCRACY, RESOURCES_PHASE):
+        first = heuristic.decide(s, seat, legal)
+        plans: list[Plan] = [("action", first)] + [("action", a) for a in legal if a != first][:5]
+    else:
+        plans = candidate_plans(s, seat, legal)
+    tally = _compare(view, seat, plans, budget if budget is not None else base.budget,
+                     seconds if seconds is not None else base.seconds,
+                     horizon if horizon is not None else base.horizon, random.Random(seed))
+    alive = set(tally.alive)
+    order = sorted(range(len(plans)),
+                   key=lambda i: (i not in alive, -tally.total[i] / max(1, tally.count[i]), i))
+    ranked = []
+    for i in order:
+        action = follow(s, seat, plans[i], legal) or heuristic.decide(s, seat, legal)
+        ranked.append(RankedPlan(plans[i], action, tally.total[i] / max(1, tally.count[i]),
+                                 tally.count[i], describe(plans[i], s)))
+    return ranked
+
+
+def describe(plan: Plan, s: Any) -> str:
+    """A plan in words."""
+    kind = plan[0]
+    if kind == "action":
+        return str(plan[1])
+    if kind == "pass":
+        return "pass"
+    if kind == "limit":
+        if s.phase == AUCTION and s.auc_plant == plan[1]:
+            return f"bid on plant {plan[1]} up to {plan[2]}"
+        return f"open plant {plan[1]} and bid up to {plan[2]}"
+    if kind == "build":
+        return f"build up to {plan[1]} cities this turn"
+    return repr(plan)
 
 
 # ---------------------------------------------------------------- plans
@@ -241,21 +342,22 @@ def rollout(w: GameState, me: int, plan: Plan | None, stop_round: int) -> int:
     calls = 0
     scope = _scope(w)
     decide = heuristic.decide
-    while w.phase != 6:
-        if w.round >= stop_round and w.phase == AUCTION:
+    apply = w.apply
+    while True:
+        phase = w.phase
+        if phase == OVER or (phase == AUCTION and w.round >= stop_round):
             break
         p = w.current_player
         assert p is not None
-        legal = w.legal_actions()
         action = None
-        if p == me and plan is not None:
+        if plan is not None and p == me:
             if still_planned(w, scope, plan):
-                action = follow(w, me, plan, legal)
+                action = follow(w, me, plan, w.legal_actions())
             else:
                 plan = None
         if action is None:
-            action = decide(w, p, legal) if len(legal) > 1 else legal[0]
-        w.apply(action)
+            action = decide(w, p)  # lists the legal actions only where it needs them
+        apply(action)
         calls += 1
     return calls
 
@@ -270,12 +372,29 @@ FINAL_CITY_WORTH = 30.0
 
 def position(w: GameState, seat: int) -> float:
     cities = len(w.cities[seat])
-    capacity = sum(w.scn.plant_cities[p] for p in w.plants[seat])
-    look = heuristic.Outlook(w, seat)
-    look.ambition = w.scn.end_cities
-    fuel = sum(n * look.unit[r] for r, n in enumerate(w.resources_of(seat)))
+    plants = w.plants[seat]
+    capacity = sum(w.scn.plant_cities[p] for p in plants)
+    unit, portfolio = _holdings(w, seat)
+    fuel = sum(n * unit[r] for r, n in enumerate(w.resources_of(seat)))
     return (w.money[seat] + CITY_WORTH * cities + POWERED_WORTH * min(cities, capacity)
-            + PLANT_SHARE * look.portfolio(w.plants[seat]) + fuel)
+            + PLANT_SHARE * portfolio + fuel)
+
+
+_HOLDINGS: dict[tuple[Any, ...], tuple[list[float], float]] = {}
+
+
+def _holdings(w: GameState, seat: int) -> tuple[list[float], float]:
+    """The seat's expected fuel prices and the value of its plants toward the end of the game
+    (shared by equal positions: they recur across the samples of one search)."""
+    key = (w.scn, seat, tuple(w.market_res), tuple(w.plants))
+    found = _HOLDINGS.get(key)
+    if found is None:
+        if len(_HOLDINGS) >= 20_000:
+            _HOLDINGS.clear()
+        look = heuristic.Outlook(w, seat)
+        look.ambition = w.scn.end_cities
+        found = _HOLDINGS[key] = (look.unit, look.portfolio(w.plants[seat]))
+    return found
 
 
 def evaluate(w: GameState, me: int) -> float:

@@ -40,9 +40,11 @@ def serve(
         fail("several workers share games only through PostgreSQL or Redis: set POWERGRID_DATABASE_URL "
              "to a PostgreSQL URL or POWERGRID_REDIS_URL")
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    options: dict[str, Any] = dict(host=host, port=port, log_level=log_level,
-                                   ws_max_size=settings.max_body_bytes, ws_per_message_deflate=False,
-                                   timeout_graceful_shutdown=5)
+    from powergrid.server.connections import raise_open_file_limit, uvicorn_options
+
+    raise_open_file_limit()
+    options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, ws_per_message_deflate=False,
+                                   timeout_graceful_shutdown=5, **uvicorn_options(settings))
     if workers == 1 and port != 0:
         console.print(f"Power Grid server on [bold]http://{shown}:{port}/[/] "
                       f"(database {_safe_url(settings.database_url)}; API docs at /docs)", soft_wrap=True)

@@ -21,25 +21,38 @@ def _mask(state: GameState, masked: GameState) -> GameState:
     hidden_end = len(deck) - state.known_top
     if bottom < hidden_end:
         shown = deck[:bottom]
-        shown += [UNKNOWN] * (hidden_end - bottom)
+        shown += _unknowns(hidden_end - bottom)
         shown += deck[hidden_end:]
-        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3).
-        if STEP3 in deck:
+        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3): on top of
+        # the plants put under the deck, unless the deck has run down into them.
+        if deck[bottom] == STEP3:
+            shown[bottom] = STEP3
+        elif STEP3 in deck:
             shown[deck.index(STEP3)] = STEP3
         masked.deck = shown
     masked.removed = _unknown(len(state.removed))
     masked.rng = 0
-    masked.scn = public_scenario(state.scn)
+    scn = state.scn
+    masked.scn = scn.__dict__.get("_public") or public_scenario(scn)
     return masked
 
 
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
+_UNKNOWN_LISTS: dict[int, list[int]] = {}
 
 
 def _unknown(count: int) -> tuple[int, ...]:
     hidden = _UNKNOWNS.get(count)
     if hidden is None:
         hidden = _UNKNOWNS[count] = (UNKNOWN,) * count
+    return hidden
+
+
+def _unknowns(count: int) -> list[int]:
+    """``count`` hidden cards (a shared list: only ever copied from)."""
+    hidden = _UNKNOWN_LISTS.get(count)
+    if hidden is None:
+        hidden = _UNKNOWN_LISTS[count] = [UNKNOWN] * count
     return hidden
 
 

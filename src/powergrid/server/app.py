@@ -17,15 +17,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, views
+from . import db, replays, views
+from .clients import creator_key
 from .errors import ApiError
-from .limits import BodyLimit
+from .limits import BodyLimit, RequestRate
 from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
+from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction
 from .service import GameService, public_seat
 from .settings import Settings
-from .socket import serve_socket
+from .socket import SocketCounts, serve_socket
 from .store import Store
+from .tokens import bearer, well_formed_game_id
 
 log = logging.getLogger("powergrid.server")
 
@@ -53,13 +56,6 @@ class JSONBytes(Response):
     media_type = "application/json"
 
 
-def bearer(authorization: str | None) -> str | None:
-    if not authorization:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
 
@@ -71,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = GameService(Store(engine, channel), hub, settings)
         await service.start()
         app.state.service = service
+        app.state.quotas = GameQuotas(engine, settings.limits)
         try:
             yield
         finally:
@@ -80,16 +77,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
+    app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
+    addresses = settings.limits.addresses()
+    sockets = SocketCounts(settings.limits)
 
     def service_of(request: Request | WebSocket) -> GameService:
         return request.app.state.service  # type: ignore[no-any-return]
 
+    def game_id_checked(game_id: str) -> str:
+        if not well_formed_game_id(game_id):
+            raise ApiError("unknown_game", f"no game {game_id[:40]!r}")
+        return game_id
+
     # ------------------------------------------------------------------ errors
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -129,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_bots() -> dict[str, Any]:
         """The bots a seat can be given (kind or kind:level), weakest first."""
         from powergrid.bots import bot_names
-        order = ["random", "heuristic", "mcts:fast", "mcts", "mcts:strong"]
+        order = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong"]
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names}
 
@@ -144,14 +150,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, tags=["games"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        """Create a game; the answer holds every human seat's token (hot-seat, or links for friends)."""
+        """Create a game; the answer holds the token of every human seat that is not open (hot-seat, or
+        links for friends). Private by default; a public game lists its open seats in the lobby."""
         specs: list[tuple[str, str | None]]
         if body.seats is not None:
             specs = [(s.kind, s.bot) for s in body.seats]
+            open_seats = frozenset(i for i, s in enumerate(body.seats) if s.open)
         else:
             specs = [("human", None)] * max(0, min(body.players, 6))
-        return await service_of(request).create_game(body.map, body.players, body.regions, body.variant,
-                                                      body.seed, specs)
+            open_seats = frozenset()
+        if open_seats and not body.public:
+            raise ApiError("invalid_config", "open seats are for public games (\"public\": true); a private "
+                                             "game is joined through its seat links")
+        if body.seed is not None and not settings.chosen_seeds:
+            raise ApiError("invalid_config", "this server draws every game's seed: leave seed out")
+        creator = creator_key(addresses.of_scope(request.scope))
+        with_bots = any(kind == "bot" for kind, _ in specs)
+        async with request.app.state.quotas.admit(creator, with_bots):
+            return await service_of(request).create_game(
+                body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
+                open_seats=open_seats, creator=creator)
 
     @app.get("/api/games", tags=["games"])
     async def list_games(request: Request) -> dict[str, Any]:
@@ -160,21 +178,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}", tags=["games"], response_class=JSONBytes)
     async def public_state(game_id: str, request: Request) -> Response:
-        """The public view of a game (what a spectator sees)."""
-        live = await service_of(request).fresh(game_id)
-        return JSONBytes(live.latest.body(game_id, None, seats=[public_seat(s) for s in live.row.seats]))
+        """The public view of a game (what a spectator sees), whether it is public and whether seeded."""
+        live = await service_of(request).fresh(game_id_checked(game_id))
+        return JSONBytes(live.latest.body(game_id, None, public=live.row.public, seeded=live.row.seeded,
+                                          seats=[public_seat(s) for s in live.row.seats]))
 
     @app.post("/api/games/{game_id}/seats/{seat}/claim", tags=["games"])
     async def claim_seat(game_id: str, seat: int, request: Request) -> dict[str, Any]:
-        """Take an unclaimed human seat: a new token (the creator's token for it stops working)."""
-        return await service_of(request).claim(game_id, seat)
+        """Take an open seat of a public game (its token, once); seats with links are not open."""
+        return await service_of(request).claim(game_id_checked(game_id), seat)
 
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()],
                         authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
         service = service_of(request)
-        live = await service.live(game_id)
+        live = await service.live(game_id_checked(game_id))
         await service.authenticate(live, seat, bearer(authorization))
         live = await service.fresh(game_id)
         return JSONBytes(live.latest.body(game_id, seat))
@@ -183,28 +202,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def post_action(game_id: str, body: PostAction, request: Request,
                           authorization: Annotated[str | None, Header()] = None) -> Response:
         """Take an action for a seat (its token), at the version the client saw."""
-        frame = await service_of(request).act(game_id, body.seat, bearer(authorization), body.action,
-                                              body.version)
+        frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
+                                              body.action, body.version)
         return JSONBytes(frame.body(game_id, body.seat))
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
-    async def game_record(game_id: str, request: Request,
-                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def game_record(game_id: str, request: Request) -> dict[str, Any]:
         """The game record (config with the seed, bots, actions), replayable with `powergrid show`.
 
-        Anyone may have it once the game is over; while it is played only a seat's token gets it.
+        Anyone may have it once the game is over, and nobody before: the seed gives the deck away.
         """
         service = service_of(request)
-        live = await service.fresh(game_id)
+        live = await service.fresh(game_id_checked(game_id))
         if not live.state.is_over:
-            if not settings.record_while_playing:
-                raise ApiError("game_over", "the record is available when the game is over")
-            await service.any_seat_token(live, bearer(authorization))
+            raise ApiError("game_not_over", "the record (with the seed, which fixes the deck order) is "
+                                            "given out when the game is over")
         return service.record(live)
+
+    app.include_router(replays.router)  # the whole log, and the replay viewer's positions
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
-        await serve_socket(service_of(websocket), websocket, game_id, settings.max_body_bytes)
+        await serve_socket(service_of(websocket), websocket, game_id, settings, sockets,
+                           addresses.of_scope(websocket.scope))
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static")
@@ -219,7 +239,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> Any:
+        game_id_checked(game_id)
         return page("game.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str | None = None) -> Any:
+        if game_id is not None:
+            game_id_checked(game_id)
+        return page("replay.html")
 
     return app
 

@@ -36,6 +36,12 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("round", Integer, nullable=False),
     Column("to_act", Integer, nullable=True),
+    #: public games list their open seats for anyone; private ones are joined only by seat links
+    Column("public", Boolean, nullable=False, default=False),
+    #: the creator chose the seed (every seat is told)
+    Column("seeded", Boolean, nullable=False, default=False),
+    #: the creating client's key (a hash, see limits.client_key), for the per-client limits
+    Column("creator", String(64), nullable=True),
 )
 
 seats = Table(
@@ -47,6 +53,8 @@ seats = Table(
     Column("bot_seed", BigInteger, nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("claimed", Boolean, nullable=False),
+    #: a seat of a public game that anyone may take (it has no token until taken)
+    Column("open", Boolean, nullable=False, default=False),
     PrimaryKeyConstraint("game_id", "seat"),
 )
 

@@ -85,7 +85,7 @@ def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:
         history = {k: [row[:] for row in v] for k, v in history.items()}
         views.record_round(history, state)
     log_tail = frame.log_tail.extended(state, events)
-    text = "; ".join(log_tail.text[-len(events):]) if events else str(action)
+    text = "; ".join(log_tail.last_text) if events else str(action)
     return Frame(frame.version + 1, state, history, {"seat": seat, "action": str(action), "text": text},
                  log_tail)
 

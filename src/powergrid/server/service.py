@@ -70,7 +70,10 @@ class GameService:
 
     # ------------------------------------------------------------------ creating and listing
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,
-                          seed: int | None, seat_specs: list[tuple[str, str | None]]) -> dict[str, Any]:
+                          seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
+                          open_seats: frozenset[int] = frozenset(), creator: str | None = None
+                          ) -> dict[str, Any]:
+        seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         try:
@@ -89,18 +92,23 @@ class GameService:
                 check_bot_spec(bot)
                 seat_rows.append(SeatRow(seat, "bot", bot, derive_seed(seed, seat), None, True))
                 out.append({"seat": seat, "kind": "bot", "bot": bot})
+            elif seat in open_seats:  # anyone takes it from the lobby; no token until then
+                seat_rows.append(SeatRow(seat, "human", None, None, None, False, open=True))
+                out.append({"seat": seat, "kind": "human", "open": True})
             else:
                 token = new_token()
                 seat_rows.append(SeatRow(seat, "human", None, None, token_hash(token), False))
                 out.append({"seat": seat, "kind": "human", "token": token,
                             "link": seat_link(game_id, seat, token)})
         created = await asyncio.to_thread(self.store.create_game, game_id, config.to_dict(), seat_rows,
-                                          state.current_player)
-        row = GameRow(game_id, created, config.to_dict(), seat_rows, 0, "playing", 1)
+                                          state.current_player, public=public, seeded=seeded, creator=creator)
+        row = GameRow(game_id, created, config.to_dict(), seat_rows, 0, "playing", 1, public=public,
+                      seeded=seeded)
         live = LiveGame(row, deque([first_frame(state)], maxlen=FRAMES_KEPT))
         self.cache.remember(live)
         self.ensure_bots(live)
-        return {"game_id": game_id, "version": 0, "seats": out, "spectator_link": f"/game/{game_id}"}
+        return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
+                "spectator_link": f"/game/{game_id}"}
 
     async def list_games(self) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(self.store.list_games, 200)

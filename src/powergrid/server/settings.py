@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .limits import Limits
+
 DEFAULT_DATABASE_URL = "sqlite:///./powergrid.db"
 
 
@@ -36,9 +38,11 @@ class Settings:
     bot_threads: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_THREADS", 4))
     #: live games kept in memory
     cache_size: int = field(default_factory=lambda: _env_int("POWERGRID_CACHE_SIZE", 2000))
-    #: whether a seat token may download the record (it holds the seed) before the game is over
-    record_while_playing: bool = field(
-        default_factory=lambda: os.environ.get("POWERGRID_RECORD_WHILE_PLAYING", "1") not in ("0", "false"))
+    #: whether a creator may choose a game's seed (such a game is shown as seeded to everyone)
+    chosen_seeds: bool = field(
+        default_factory=lambda: os.environ.get("POWERGRID_CHOSEN_SEEDS", "1") not in ("0", "false"))
+    #: per-client limits and timeouts (limits.py; POWERGRID_LIMITS=0 turns the per-client ones off)
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def is_postgres(self) -> bool:

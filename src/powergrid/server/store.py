@@ -24,6 +24,8 @@ class SeatRow:
     bot_seed: int | None
     token_hash: str | None
     claimed: bool
+    #: a public game's seat that anyone may take (no token until taken)
+    open: bool = False
 
 
 @dataclass
@@ -35,6 +37,8 @@ class GameRow:
     version: int
     status: str
     round: int
+    public: bool = False
+    seeded: bool = False
 
 
 @dataclass
@@ -52,16 +56,17 @@ class Store:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, config: dict[str, Any], seat_rows: list[SeatRow],
-                    to_act: int | None) -> datetime:
+                    to_act: int | None, *, public: bool = False, seeded: bool = False,
+                    creator: str | None = None) -> datetime:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(insert(db.games).values(
                 id=game_id, created_at=now, map=config["map"], players=config["players"],
                 variant=config["variant"], config=json.dumps(config), version=0, status="playing",
-                round=1, to_act=to_act))
+                round=1, to_act=to_act, public=public, seeded=seeded, creator=creator))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
-                 "token_hash": s.token_hash, "claimed": s.claimed} for s in seat_rows])
+                 "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open} for s in seat_rows])
         return now
 
     def game(self, game_id: str) -> GameRow | None:
@@ -94,11 +99,12 @@ class Store:
 
     # ------------------------------------------------------------------ seats
     def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
-        """Give an unclaimed human seat a new token; False if it was taken meanwhile."""
+        """Give an open, unclaimed seat its token; False if it was taken meanwhile."""
         s = db.seats
         with self.engine.begin() as conn:
             result = conn.execute(update(s).where(
-                s.c.game_id == game_id, s.c.seat == seat, s.c.kind == "human", s.c.claimed.is_(False))
+                s.c.game_id == game_id, s.c.seat == seat, s.c.kind == "human", s.c.open.is_(True),
+                s.c.claimed.is_(False))
                 .values(token_hash=token_hash, claimed=True))
             self._notify(conn, f"{game_id} seats")  # the other processes drop the old token
             return result.rowcount == 1
@@ -107,7 +113,8 @@ class Store:
         s = db.seats
         with self.engine.connect() as conn:
             rows = conn.execute(select(s).where(s.c.game_id == game_id).order_by(s.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.bot, r.bot_seed, r.token_hash, bool(r.claimed)) for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.bot_seed, r.token_hash, bool(r.claimed), bool(r.open))
+                for r in rows]
 
     def _notify(self, conn: Any, payload: str) -> None:
         if self.notify_channel:
@@ -169,5 +176,7 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
         created = created.replace(tzinfo=UTC)
     return GameRow(
         game_id=row.id, created_at=created, config=json.loads(row.config),
-        seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed)) for s in seat_rows],
-        version=row.version, status=row.status, round=row.round)
+        seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed), bool(s.open))
+               for s in seat_rows],
+        version=row.version, status=row.status, round=row.round, public=bool(row.public),
+        seeded=bool(row.seeded))

@@ -175,10 +175,12 @@ function discard(ctx, legal) {
     const radios = options.map((option, i) => h("label", { class: "option" },
       h("input", { type: "radio", name: "keep", value: option.text, checked: i === 0, onchange: () => { picked = option.text; } }),
       h("span", {}, "Keep "), ...fuelNodes(option.keep)));
-    keepArea.replaceChildren(
+    // replaceChildren() would write a null child as the text "null": build the list without gaps
+    keepArea.replaceChildren(...[
       options.length > 1 ? h("p", { class: "hint" }, "Your other plants cannot store everything: choose what to keep.") : null,
       ...(options.length > 1 ? radios : []),
-      h("div", { class: "buttons" }, button(`Discard plant ${plant}`, () => ctx.act(picked), "danger", { "data-action": "discard" })));
+      h("div", { class: "buttons" }, button(`Discard plant ${plant}`, () => ctx.act(picked), "danger", { "data-action": "discard" })),
+    ].filter(Boolean));
   }
   append(panel, ...heading("Too many plants: discard one", "Choose the plant to give up. Its resources move to your other plants if they fit."),
     h("div", { class: "card-row pickable" }, ...cards), keepArea);

@@ -1,0 +1,104 @@
+"""The plan search now against the same level of the code before issue 12, at the same budget in
+seconds: what the speed bought.
+
+    nice -n 10 python benchmarks/search_versus.py --level fast --seconds 0.06 --games 200 --workers 2
+
+Two-player games (Germany by default), seats rotated game by game: the new bot sits first in
+even games, the old one (benchmarks/baseline, a frozen copy) in odd ones. Both think for the
+same CPU seconds per searched decision (the process's CPU clock, so other jobs on the machine
+do not shift the balance), so the figure shows what more forward-model calls per second buy;
+results are not replay-exact (the budget is in seconds). Prints the new
+bot's win rate with a 95% Wilson interval, and each side's forward-model calls per search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength import wilson  # noqa: E402
+
+import powergrid as pg  # noqa: E402
+from powergrid.bots.search import SearchBot  # noqa: E402
+
+
+class _CPU_CLOCK:
+    perf_counter = staticmethod(time.process_time)
+
+
+def play_one(job: tuple[str, float, str, int, int]) -> tuple[int, float, float, int, int, int, int]:
+    """One game: (game, new bot's win share, its powered cities minus the old one's, new calls,
+    new searches, old calls, old searches)."""
+    import baseline.search_before
+
+    import powergrid.bots.search
+
+    # Both bots read their deadline from this process's CPU clock, not the wall clock: on a
+    # shared machine the wall clock would hand each of them whatever the other jobs leave over.
+    for module in (baseline.search_before, powergrid.bots.search):
+        module.time = _CPU_CLOCK  # type: ignore[attr-defined]
+    SearchBefore = baseline.search_before.SearchBot
+
+    level, seconds, map_name, seed, game = job
+    new_seat = game % 2
+    state = pg.new_game(pg.GameConfig(map=map_name, players=2, seed=seed + game))
+    new = SearchBot((seed + game) * 100 + new_seat, level=level, seconds=seconds)
+    old = SearchBefore((seed + game) * 100 + 1 - new_seat, level=level, seconds=seconds)
+    bots = [new, old] if new_seat == 0 else [old, new]
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    share = (1.0 / len(state.winners)) if new_seat in state.winners else 0.0
+    margin = state.powerable(new_seat) - state.powerable(1 - new_seat)
+    return game, share, margin, new.calls, new.searches, old.calls, old.searches
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--level", default="fast", choices=["fast", "default", "strong"])
+    ap.add_argument("--seconds", type=float, required=True, help="per searched decision, both bots")
+    ap.add_argument("--map", default="germany")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    jobs = [(args.level, args.seconds, args.map, args.seed, g) for g in range(args.games)]
+    wins = margin = 0.0
+    calls = [0, 0]
+    searches = [0, 0]
+    done = 0
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        for result in pool.imap_unordered(play_one, jobs):
+            _g, share, diff, new_calls, new_searches, old_calls, old_searches = result
+            done += 1
+            wins += share
+            margin += diff
+            calls[0] += new_calls
+            calls[1] += old_calls
+            searches[0] += new_searches
+            searches[1] += old_searches
+            if done % 10 == 0 or done == args.games:
+                lo, hi = wilson(wins, done)
+                print(f"  {done}/{args.games} games, {time.perf_counter() - start:.0f} s: new wins "
+                      f"{wins:.1f} ({wins / done:.1%}, [{lo:.1%}, {hi:.1%}]), powered {margin / done:+.2f}, "
+                      f"calls per search new {calls[0] / max(1, searches[0]):,.0f} before "
+                      f"{calls[1] / max(1, searches[1]):,.0f}", file=sys.stderr, flush=True)
+    lo, hi = wilson(wins, done)
+    print(f"{args.level} at {args.seconds} s per searched decision, 2-player {args.map}, {done} games, "
+          f"seed {args.seed}")
+    print(f"new vs before: {wins:.1f} wins, {wins / done:.1%}, 95% interval [{lo:.1%}, {hi:.1%}]; "
+          f"powered cities at the end, new minus before: {margin / done:+.2f} a game")
+    print(f"forward-model calls per search: new {calls[0] / max(1, searches[0]):,.0f}, "
+          f"before {calls[1] / max(1, searches[1]):,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
