@@ -26,7 +26,6 @@ from strength import wilson  # noqa: E402
 import powergrid as pg  # noqa: E402
 from powergrid.bots.search import SearchBot  # noqa: E402
 
-
 #: a game still running after this many rounds counts as a draw (the bot from before issue 12
 #: never ends a game it would lose, so two searching bots could hold forever; the bot now ends
 #: long games from round 30 on, as the heuristic does)
