@@ -187,6 +187,8 @@ async function create() {
     seats: form.seats.slice(0, form.players),
     public: form.public,
   };
+  const hints = $("hints") ? $("hints").value : "auto";
+  if (hints !== "auto") body.hints = hints === "on";
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
