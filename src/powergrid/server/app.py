@@ -20,6 +20,7 @@ import powergrid as pg
 from . import db, replays, views
 from .clients import creator_key
 from .errors import ApiError
+from .game_ids import GameIdCheck
 from .limits import BodyLimit, RequestRate
 from .metrics import ServerTiming, process_stats
 from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
+    app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included
     app.add_middleware(ServerTiming)
     app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
