@@ -30,6 +30,7 @@ from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
 from .errors import ApiError
 from .frames import FRAMES_KEPT, Frame, first_frame
+from .jobs import JobQueue
 from .lobby import lobby_entry
 from .metrics import LoopLag
 from .pubsub import SEATS_CHANGED, Hub
@@ -39,6 +40,9 @@ from .store import GameRow, SeatRow, Store
 from .tokens import new_game_id, new_token, token_hash
 
 log = logging.getLogger("powergrid.server")
+
+#: finished and failed jobs are deleted after this long (their effects are in the game log)
+FINISHED_JOBS_KEPT_S = 24 * 3600
 
 __all__ = ["GameService", "LiveGame", "Frame", "public_seat", "seat_link"]
 
@@ -97,6 +101,7 @@ class GameService:
     async def expire(self) -> list[str]:
         """Delete the games in play untouched for ``idle_expiry_hours``; their ids."""
         gone = await asyncio.to_thread(self.store.expire_idle, self.settings.idle_expiry_hours * 3600)
+        await asyncio.to_thread(JobQueue(self.store.engine).prune, FINISHED_JOBS_KEPT_S)
         for game_id in gone:
             self.cache.forget(game_id)
         if gone:
