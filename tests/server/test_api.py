@@ -43,7 +43,7 @@ def test_bots_lists_every_bot_the_lobby_may_offer(client: TestClient) -> None:
     from powergrid.bots import bot_names
     bots = client.get("/api/bots").json()["bots"]
     assert sorted(bots) == sorted(bot_names())
-    assert bots[:2] == ["random", "heuristic"]
+    assert bots[:4] == ["random", "greedy", "bold", "heuristic"]  # weakest first
 
 
 # ------------------------------------------------------------------ creating
