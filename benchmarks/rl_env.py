@@ -1,19 +1,29 @@
-"""Speed of the research environment: env steps/s for 4-player Germany, random masked actions.
+"""Speed of the research environments against the bare engine (4-player Germany, random play).
 
-    .venv/bin/python benchmarks/rl_env.py [--games 20] [--map germany] [--players 4] [--profile]
-    .venv/bin/python benchmarks/rl_env.py --cap-stats heuristic --games 20   # how often the bid cap binds
+    python benchmarks/rl_env.py [--games 10] [--rounds 3] [--envs 64] [--profile]
+    python benchmarks/rl_env.py --cap-stats heuristic --games 20   # how often the bid cap binds
 
-Times are CPU time of this process (a busy machine disturbs them less than wall time).
-A step here is what a learner pays per decision: ``last()`` (observation vector and action
-mask for the agent to act) and ``step()`` (decode, engine apply, the next agent's view).
-The same games are also played by the bare engine (``legal_actions`` + ``apply``) so the
-env's own cost can be read off on a busy machine; a per-part breakdown follows.
+Prints, on one core, CPU time of this process (a busy machine disturbs it less than wall time),
+with the engine and the environments measured in alternation so they share the load:
+
+* the bare engine: decisions/s of ``legal_actions()`` + a random choice + ``apply()``;
+* the AEC env's random-play steps/s: ``last()`` (observation, mask) + ``step()``, with the
+  seat's view in ``infos`` (the default) and without (``view_in_info=False``), and the cost of
+  a step as a multiple of the engine's decision;
+* ``powergrid.rl.vector_env``: steps/s of N games in one process, self-play (every decision
+  is a step) and against random bots (a step is one learner decision; the bots' decisions
+  in between are counted too);
+* a per-part breakdown of one env step.
+
+The policy's own choice (sampling a legal index from the mask) is not timed.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
+import os
 import pstats
 import random
 import time
@@ -24,62 +34,123 @@ import powergrid as pg
 import powergrid.rl as rl
 from powergrid.bots import make_bot
 
+clock = time.process_time
+
 
 def engine_only(map_name: str, players: int, seeds: list[int]) -> tuple[int, float]:
     steps = 0
-    start = time.process_time()
+    spent = 0.0
     for seed in seeds:
         rng = random.Random(seed)
         state = pg.new_game(pg.GameConfig(map=map_name, players=players, seed=seed))
+        start = clock()
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             steps += 1
-    return steps, time.process_time() - start
+        spent += clock() - start
+    return steps, spent
 
 
-def env_steps(map_name: str, players: int, seeds: list[int]) -> tuple[int, float]:
-    env = rl.raw_env(map=map_name, players=players)
+def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def aec_steps(map_name: str, players: int, seeds: list[int], **kwargs: object) -> tuple[int, float]:
+    """(steps, CPU seconds in last() and step()). The whole loop is timed, then the time the
+    random choice takes on the same masks is taken off (a clock read per call would cost more
+    than it measures)."""
+    env = rl.raw_env(map=map_name, players=players, **kwargs)
     steps = 0
-    start = time.process_time()
+    spent = 0.0
+    masks = []
     for seed in seeds:
         rng = np.random.default_rng(seed)
         env.reset(seed=seed)
+        start = clock()
         while not env.game.is_over:
             obs, _, _, _, _ = env.last()
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            mask = obs["action_mask"]
+            masks.append(mask)
+            env.step(_pick(mask, rng))
             steps += 1
-    return steps, time.process_time() - start
+        spent += clock() - start
+    rng = np.random.default_rng(0)
+    start = clock()
+    for mask in masks:
+        _pick(mask, rng)
+    return steps, spent - (clock() - start)
 
 
-def breakdown(map_name: str, players: int, seed: int) -> dict[str, float]:
-    """Mean microseconds per decision of each part, over one random game."""
-    env = rl.raw_env(map=map_name, players=players)
-    env.reset(seed=seed)
-    state = env.game
-    codec, encoder = env.codec, env.encoder
-    rng = random.Random(seed)
-    parts = {"view": 0.0, "observation": 0.0, "mask": 0.0, "decode": 0.0, "engine legal+apply": 0.0}
-    n = 0
-    clock = time.process_time
-    while not state.is_over:
-        t0 = clock()
-        view = state.view(state.current_player)
-        t1 = clock()
-        encoder.encode(view)
-        t2 = clock()
-        legal = codec.legal(view)
-        t3 = clock()
-        index = rng.choice(legal.indices)
+def vector_steps(map_name: str, players: int, envs: int, steps: int, seed: int,
+                 **kwargs: object) -> tuple[int, int, float]:
+    """(learner steps, engine decisions, CPU seconds in reset/step)."""
+    vec = rl.vector_env(envs, map=map_name, players=players, seed=seed, **kwargs)
+    rng = np.random.default_rng(seed)
+    start = clock()
+    obs, _ = vec.reset()
+    spent = clock() - start
+    before = sum(game.decisions for game in vec.games)
+    finished = 0
+    for _ in range(steps):
+        masks = obs["action_mask"]
+        actions = [_pick(m, rng) for m in masks]
+        old = vec.games[:]
+        start = clock()
+        obs, _, terminated, truncated, _ = vec.step(actions)
+        spent += clock() - start
+        finished += sum(g.decisions for g, new in zip(old, vec.games, strict=True) if g is not new)
+    decisions = finished + sum(game.decisions for game in vec.games) - before
+    return steps * envs, decisions, spent
+
+
+def breakdown(map_name: str, players: int, seeds: list[int]) -> dict[str, float]:
+    """Mean microseconds per decision of each part of an env step over random games: each part
+    runs over all the recorded decisions in one timed loop (fresh encoder and codec)."""
+    states: list[tuple[pg.GameState, int, pg.Action]] = []
+    for seed in seeds:
+        state = pg.new_game(pg.GameConfig(map=map_name, players=players, seed=seed))
+        rng = random.Random(seed)
+        while not state.is_over:
+            action = rng.choice(state.legal_actions())
+            states.append((state.clone(), state.current_player, action))
+            state.apply(action)
+    cities = tuple(pg.load_map(map_name).cities)
+    codec, encoder = rl.ActionCodec(cities), rl.ObservationEncoder(players, len(cities))
+    legals = [codec.legal(s, seat) for s, seat, _ in states]
+    indices = [codec.encode(s, a) for s, _, a in states]
+    copies = [s.clone() for s, _, _ in states]
+    parts: dict[str, float] = {}
+    # Thousands of recorded states are alive here: keep the collector's full scans of them
+    # (set off by the views' allocations) out of the timings, as in a running env.
+    gc.collect()
+    gc.disable()
+    start = clock()
+    for s, seat, _ in states:
+        encoder.encode(s, seat)
+    parts["observation (from the state)"] = clock() - start
+    start = clock()
+    for s, seat, _ in states:
+        codec.legal(s, seat)
+    parts["mask (engine's legal_actions included)"] = clock() - start
+    start = clock()
+    for s, _, _ in states:
+        s.legal_actions()
+    parts["  of which the engine's legal_actions"] = clock() - start
+    start = clock()
+    for legal, index in zip(legals, indices, strict=True):
         codec.decode(index, legal)
-        t4 = clock()
-        actions = state.legal_actions()
-        state.apply(actions[actions.index(legal.actions[legal.indices.index(index)])])
-        t5 = clock()
-        for key, dt in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4), strict=True):
-            parts[key] += dt
-        n += 1
-    return {k: v / n * 1e6 for k, v in parts.items()}
+    parts["decode"] = clock() - start
+    start = clock()
+    for s, seat, _ in states:
+        s.view(seat)
+    parts["the seat's view (info)"] = clock() - start
+    start = clock()
+    for s, (_, _, action) in zip(copies, states, strict=True):
+        s.apply(action)
+    parts["engine apply"] = clock() - start
+    gc.enable()
+    return {k: v / len(states) * 1e6 for k, v in parts.items()}
 
 
 def cap_stats(map_name: str, players: int, bot: str, games: int, caps: tuple[int, ...]) -> None:
@@ -112,31 +183,59 @@ def cap_stats(map_name: str, players: int, bot: str, games: int, caps: tuple[int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10, help="games per round for the engine and AEC env")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best of them is shown)")
+    parser.add_argument("--envs", type=int, default=64, help="games in the vector env")
+    parser.add_argument("--vector-steps", type=int, default=300, help="vector env steps per round")
     parser.add_argument("--map", default="germany")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--profile", action="store_true", help="print the top functions by own time")
+    parser.add_argument("--profile", action="store_true", help="print the top functions of the vector env")
     parser.add_argument("--cap-stats", metavar="BOT", help="instead: how often the bid cap binds "
                         "in games of this bot (random, heuristic...)")
     args = parser.parse_args()
     if args.cap_stats:
         cap_stats(args.map, args.players, args.cap_stats, args.games, (100, 150, 200, rl.DEFAULT_BID_CAP))
         return
-    seeds = list(range(args.games))
-    env_steps(args.map, args.players, seeds[:2])  # warm the memo tables and imports
-    e_steps, e_time = engine_only(args.map, args.players, seeds)
-    r_steps, r_time = env_steps(args.map, args.players, seeds)
-    print(f"{args.players}-player {args.map}, {args.games} random games, one core")
-    print(f"  bare engine : {e_steps / e_time:9,.0f} decisions/s")
-    print(f"  rl env      : {r_steps / r_time:9,.0f} steps/s (observation + mask + step)")
-    print(f"  env cost    : {(r_time / r_steps - e_time / e_steps) * 1e6:9.1f} us per step above the engine")
-    print("  breakdown (us per decision):")
-    for key, us in breakdown(args.map, args.players, 1).items():
-        print(f"    {key:<20} {us:7.1f}")
+    m, p = args.map, args.players
+    aec_steps(m, p, [1000])  # warm the caches and imports
+    rates: dict[str, list[float]] = {}
+
+    def keep(name: str, value: float) -> None:
+        rates.setdefault(name, []).append(value)
+
+    for r in range(args.rounds):
+        seeds = list(range(r * args.games, (r + 1) * args.games))
+        steps, spent = engine_only(m, p, seeds)
+        keep("engine", steps / spent)
+        steps, spent = aec_steps(m, p, seeds)
+        keep("aec", steps / spent)
+        steps, spent = aec_steps(m, p, seeds, view_in_info=False)
+        keep("aec_noview", steps / spent)
+        steps, decisions, spent = vector_steps(m, p, args.envs, args.vector_steps, r, opponents=None)
+        keep("vector_self", steps / spent)
+        steps, decisions, spent = vector_steps(m, p, args.envs, args.vector_steps, r, opponents="random")
+        keep("vector_random", steps / spent)
+        keep("vector_random_decisions", decisions / spent)
+
+    best = {k: max(v) for k, v in rates.items()}
+    print(f"{p}-player {m}, random play, one core, CPU time; best of {args.rounds} alternating rounds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"  bare engine           : {best['engine']:9,.0f} decisions/s")
+    print(f"  AEC env (view in info): {best['aec']:9,.0f} steps/s   "
+          f"{best['engine'] / best['aec']:.2f}x the engine's decision")
+    print(f"  AEC env (no view)     : {best['aec_noview']:9,.0f} steps/s   "
+          f"{best['engine'] / best['aec_noview']:.2f}x the engine's decision")
+    print(f"  vector_env({args.envs}), self-play      : {best['vector_self']:9,.0f} steps/s")
+    print(f"  vector_env({args.envs}), vs random bots : {best['vector_random']:9,.0f} learner steps/s "
+          f"({best['vector_random_decisions']:,.0f} decisions/s with the bots')")
+    print("  per round: " + "; ".join(f"{k} " + "/".join(f"{x:,.0f}" for x in v) for k, v in rates.items()))
+    print("  one env step, microseconds per decision:")
+    for key, us in breakdown(m, p, [1, 2, 3]).items():
+        print(f"    {key:<40} {us:7.1f}")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-        env_steps(args.map, args.players, seeds[:5])
+        vector_steps(m, p, args.envs, args.vector_steps, 99, opponents=None)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -15,16 +16,29 @@ from .conftest import free_port
 SERVE = "from powergrid.cli.main import main; main()"
 
 
+def _limit_open_files(count: int) -> Callable[[], None]:
+    """Run in the child before exec: soft and hard limit on open files (the server cannot raise it)."""
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+    return limit
+
+
 class ServerProcess:
-    def __init__(self, database_url: str, log: Path, **env: str) -> None:
+    def __init__(self, database_url: str, log: Path, open_files: int | None = None, **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, **env}
+        # the tests drive games as fast as they can from one address: no request rate unless asked
+        environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_REQUESTS_PER_SECOND": "0",
+                   **env}
         environ.pop("POWERGRID_REDIS_URL", None) if "POWERGRID_REDIS_URL" not in env else None
         self.log = log
         self._out = open(log, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(self.port)],
-                                     env=environ, stdout=self._out, stderr=subprocess.STDOUT)
+                                     env=environ, stdout=self._out, stderr=subprocess.STDOUT,
+                                     preexec_fn=_limit_open_files(open_files) if open_files else None)
         self._wait_ready()
 
     def _wait_ready(self, limit: float = 30) -> None:

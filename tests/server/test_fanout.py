@@ -64,20 +64,25 @@ def test_action_on_one_server_reaches_a_socket_on_the_other(pg_url: str, tmp_pat
             httpx.get(a.url + f"/api/games/{gid}").json()["state"]
 
 
-def test_a_claim_on_one_server_retires_the_old_token_on_the_other(pg_url: str, tmp_path: Path) -> None:
+def test_an_open_seat_taken_on_one_server_is_taken_on_the_other(pg_url: str, tmp_path: Path) -> None:
     with ServerProcess(pg_url, tmp_path / "a.log") as a, ServerProcess(pg_url, tmp_path / "b.log") as b:
-        game = httpx.post(a.url + "/api/games", json={"players": 2, "seed": 4, "seats": [
-            {"kind": "human"}, {"kind": "human"}]}).json()
-        gid, old = game["game_id"], game["seats"][1]["token"]
+        game = httpx.post(a.url + "/api/games", json={"players": 2, "public": True, "seats": [
+            {"kind": "human"}, {"kind": "human", "open": True}]}).json()
+        gid = game["game_id"]
         assert httpx.get(a.url + f"/api/games/{gid}").status_code == 200  # a has it in memory
         claimed = httpx.post(b.url + f"/api/games/{gid}/seats/1/claim").json()
         codes = []
         for _ in range(50):  # the NOTIFY arrives within milliseconds; allow for a busy machine
-            r = httpx.get(a.url + f"/api/games/{gid}/view", params={"seat": 1}, headers=auth(old))
+            r = httpx.get(a.url + f"/api/games/{gid}/view", params={"seat": 1},
+                          headers=auth(claimed["token"]))
             codes.append(r.status_code)
-            if r.status_code == 403:
+            if r.status_code == 200:
                 break
             time.sleep(0.1)
-        assert codes[-1] == 403 and error_code(r) == "wrong_token"
-        r = httpx.get(a.url + f"/api/games/{gid}/view", params={"seat": 1}, headers=auth(claimed["token"]))
+        assert codes[-1] == 200
+        r = httpx.post(a.url + f"/api/games/{gid}/seats/1/claim")
+        assert r.status_code == 409 and error_code(r) == "seat_taken"
+        # the creator's link seat was never in question
+        r = httpx.get(a.url + f"/api/games/{gid}/view", params={"seat": 0},
+                      headers=auth(game["seats"][0]["token"]))
         assert r.status_code == 200

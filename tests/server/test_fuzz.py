@@ -16,11 +16,14 @@ import schemathesis  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 
 from powergrid.server import Settings, create_app  # noqa: E402
+from powergrid.server.limits import Limits  # noqa: E402
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 _dir = tempfile.mkdtemp(prefix="powergrid-fuzz-")
-app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None, bot_delay=0.0))
+# no per-client limits: the fuzzer is one client sending hundreds of requests (test_limits tests them)
+app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None,
+                          limits=Limits(enabled=False)))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 

@@ -1,6 +1,7 @@
 """What the subcommands share: consoles, failing cleanly, seeds, and game files on disk.
 
-A *game record* is a config plus the actions played (enough to replay the game exactly),
+A *game record* is a config plus the game's log: the actions played and any ``undo`` entries
+(enough to replay the game exactly),
 with the bots that played it and the final state for checking::
 
     {"format": "powergrid.game", "version": 1, "config": {...}, "actions": ["open 3 3", ...],
@@ -71,6 +72,14 @@ def load_game(path: Path) -> pg.GameState:
 
     :raises GameFileError: the file is missing, not JSON, or not a valid game.
     """
+    return load_timeline(path).state
+
+
+def load_timeline(path: Path) -> pg.Timeline:
+    """Like :func:`load_game`, with the game's log (undo entries included) and its undo window.
+
+    :raises GameFileError: the file is missing, not JSON, or not a valid game.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -90,7 +99,7 @@ def load_game(path: Path) -> pg.GameState:
         return _replay_record(path, data)
     if kind == "powergrid.state":
         try:
-            return pg.GameState.from_dict(data)
+            return pg.Timeline.starting_at(pg.GameState.from_dict(data))
         except pg.PowerGridError as exc:
             raise GameFileError(f"{path}: {exc}") from None
     if kind == "powergrid.view":
@@ -99,7 +108,7 @@ def load_game(path: Path) -> pg.GameState:
                         f"(format {kind!r}, expected {RECORD_FORMAT!r} or 'powergrid.state')")
 
 
-def _replay_record(path: Path, data: dict[str, Any]) -> pg.GameState:
+def _replay_record(path: Path, data: dict[str, Any]) -> pg.Timeline:
     version = data.get("version")
     if version != RECORD_VERSION:
         raise GameFileError(f"{path}: game record version {version!r}; this powergrid reads "
@@ -112,15 +121,16 @@ def _replay_record(path: Path, data: dict[str, Any]) -> pg.GameState:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise GameFileError(f"{path}: 'actions' must be a list of action texts")
     try:
-        state = pg.new_game(config)
+        timeline = pg.Timeline(config)
     except pg.PowerGridError as exc:
         raise GameFileError(f"{path}: bad config: {exc}") from None
-    # The same as pg.replay, step by step, so an error can say which action failed.
+    # The same as pg.replay_log, step by step, so an error can say which entry failed.
     for number, text in enumerate(actions, 1):
         try:
-            state.apply(pg.parse_action(text))
+            timeline.apply(text)
         except pg.PowerGridError as exc:
             raise GameFileError(f"{path}: action {number} ({text!r}) does not replay: {exc}") from None
+    state = timeline.state
     final = data.get("final")
     if final is not None:
         replayed = json.loads(json.dumps(state.to_dict()))
@@ -129,4 +139,4 @@ def _replay_record(path: Path, data: dict[str, Any]) -> pg.GameState:
                            if not isinstance(final, dict) or replayed.get(k) != final.get(k))
             raise GameFileError(f"{path}: the replayed game does not match the recorded final state "
                                 f"(differs in: {', '.join(where[:5]) or 'everything'})")
-    return state
+    return timeline

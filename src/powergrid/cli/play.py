@@ -15,8 +15,9 @@ from powergrid.bots import bot_names, make_bot
 from powergrid.sim.records import HUMAN, Seat, load_game_record
 from powergrid.sim.seeds import bot_seed
 from powergrid.tui import Session
+from powergrid.tui.names import count
 
-from .common import GameFileError, fail, load_game
+from .common import GameFileError, fail, load_timeline
 from .main import app
 
 
@@ -45,15 +46,16 @@ def make_seats(players: int, humans: int, bots: str | None, seed: int) -> list[S
     return seats
 
 
-def resume(path: Path) -> tuple[pg.GameState, list[Seat] | None]:
-    """The saved game replayed, and who sat where (None if the file does not say)."""
+def resume(path: Path) -> tuple[pg.Timeline, list[Seat] | None]:
+    """The saved game replayed (with its log), and who sat where (None if the file does not say)."""
     try:
-        state = load_game(path)
+        timeline = load_timeline(path)
     except GameFileError as exc:
         fail(str(exc))
+    state = timeline.state
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != "powergrid.game" or not data.get("bots"):
-        return state, None
+        return timeline, None
     try:
         seats = load_game_record(data).seats
     except pg.PowerGridError as exc:
@@ -66,7 +68,7 @@ def resume(path: Path) -> tuple[pg.GameState, list[Seat] | None]:
                 make_bot(seat.spec, 0)
             except ValueError as exc:
                 fail(f"{path}: {exc}")
-    return state, seats
+    return timeline, seats
 
 
 @app.command()
@@ -88,11 +90,13 @@ def play(
     """Play Power Grid in the terminal against bots, or hot-seat with friends."""
     console = Console(highlight=False)
     if resume_file is not None:
-        state, seats = resume(resume_file)
+        timeline, seats = resume(resume_file)
+        state = timeline.state
         if seats is None:
             seats = make_seats(state.players, humans, bots, state.config.seed)
         save = save or resume_file
-        console.print(f"Resuming {resume_file}: round {state.round}, {state.decisions} actions played.")
+        console.print(f"Resuming {resume_file}: round {state.round}, "
+                      f"{count(state.decisions, 'action')} played.")
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
@@ -104,9 +108,14 @@ def play(
         except pg.PowerGridError as exc:
             fail(str(exc))
         seats = make_seats(players, humans, bots, seed)
+        timeline = pg.Timeline.starting_at(state)
         console.print(f"New game, seed {seed}" + (f"; saving to {save}" if save else "") + ". "
                       "Type 'help' at any prompt.")
-    session = Session(state, seats, console, save_path=save)
+    session = Session(timeline, seats, console, save_path=save)
+    if resume_file is not None:
+        from powergrid.tui.coach import hints_in_record
+        saved = json.loads(resume_file.read_text(encoding="utf-8"))
+        session.hints_used = hints_in_record(saved, state.players)
     session.save()
     session.print_log(last=0)
     session.run()

@@ -10,11 +10,23 @@ Needs the ``rl`` extra (``pip install "powergrid[rl]"``: numpy, gymnasium, petti
 
 from __future__ import annotations
 
-from .aec import PowerGridAEC, env, raw_env
-from .codec import DEFAULT_BID_CAP, ActionCodec, ActionNotEncodable, EncodedLegal, IllegalEncodedAction
+from .aec import PowerGridAEC, env, parallel_env, raw_env
+from .codec import (
+    BID_ENCODINGS,
+    BID_RAISES,
+    DEFAULT_BID_CAP,
+    OPEN_OFFSETS,
+    ActionCodec,
+    ActionNotEncodable,
+    EncodedLegal,
+    IllegalEncodedAction,
+)
 from .observation import ObservationEncoder, observation_fields
-from .rewards import REWARDS, potentials, terminal_rewards
+from .policy_bot import PolicyBot
+from .rewards import REWARDS, potentials, rank_rewards, terminal_rewards
 from .single import SingleAgentEnv
+from .state_api import decode, legal_mask, observe
+from .vector import PowerGridVectorEnv, vector_env
 
 GYM_ID = "powergrid/PowerGrid-v0"
 
@@ -29,7 +41,9 @@ def _register() -> None:
 _register()
 
 __all__ = [
-    "ActionCodec", "ActionNotEncodable", "DEFAULT_BID_CAP", "EncodedLegal", "GYM_ID",
-    "IllegalEncodedAction", "ObservationEncoder", "PowerGridAEC", "REWARDS", "SingleAgentEnv", "env",
-    "observation_fields", "potentials", "raw_env", "terminal_rewards",
+    "ActionCodec", "ActionNotEncodable", "BID_ENCODINGS", "BID_RAISES", "decode", "DEFAULT_BID_CAP",
+    "EncodedLegal", "env", "GYM_ID", "IllegalEncodedAction", "legal_mask", "observation_fields",
+    "ObservationEncoder", "observe", "OPEN_OFFSETS", "parallel_env", "PolicyBot", "potentials",
+    "PowerGridAEC", "PowerGridVectorEnv", "rank_rewards", "raw_env", "REWARDS", "SingleAgentEnv",
+    "terminal_rewards", "vector_env",
 ]

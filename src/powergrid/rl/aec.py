@@ -5,16 +5,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import GameConfig, GameState, GameView, load_map, load_map_file, new_game
+from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .observation import ObservationEncoder
-from .rewards import check_reward, potentials, terminal_rewards
+from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .views import info_view
+
+RENDER_MODES = ["ansi", "human"]
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 #: Engine decisions after which a game is cut off (truncated); random games take ~600.
@@ -54,6 +57,29 @@ class SeedSequence:
         return self._rng.getrandbits(31)
 
 
+def check_render_mode(render_mode: str | None) -> str | None:
+    """Gymnasium's convention: an unsupported render mode warns, so tools that always pass one
+    (SB3's ``make_vec_env`` passes ``"rgb_array"``) still work. The environment then renders
+    nothing (its ``render_mode`` is None)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        gymnasium.logger.warn(f"render_mode {render_mode!r} is not supported ({RENDER_MODES} or None): "
+                              "render() will return None")
+        return None
+    return render_mode
+
+
+def state_space(encoder: ObservationEncoder) -> spaces.Box:
+    """Every seat's observation side by side (seat 0 first): the whole public state."""
+    return spaces.Box(0.0, np.tile(encoder.high, encoder.players), (encoder.size * encoder.players,),
+                      np.float32)
+
+
+def public_state_vector(encoder: ObservationEncoder, game: GameState) -> np.ndarray:
+    """The centralised-critic state: every seat's observation, seat 0 first. It is built from
+    public information only (never the deck order or the removed plants)."""
+    return np.concatenate([encoder.encode(game, seat) for seat in range(encoder.players)])
+
+
 def make_spaces(codec: ActionCodec, encoder: ObservationEncoder) -> tuple[spaces.Dict, spaces.Discrete]:
     observation = spaces.Dict({
         "observation": spaces.Box(0.0, encoder.high, (encoder.size,), np.float32),
@@ -72,27 +98,29 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
     is over).
     """
 
-    metadata: dict[str, Any] = {"name": "powergrid_v0", "render_modes": ["ansi", "human"],
+    metadata: dict[str, Any] = {"name": "powergrid_v0", "render_modes": RENDER_MODES,
+                                # Turn-based: one seat acts at a time, and who acts next depends
+                                # on the action (docs/rl.md, "Parallel API").
                                 "is_parallelizable": False}
 
     def __init__(self, map: str = "germany", players: int = 4, seed: int | None = None,
                  variant: str = "standard", regions: Any = None, reward: str = "win",
                  bid_cap: int = DEFAULT_BID_CAP, max_decisions: int = DEFAULT_MAX_DECISIONS,
                  illegal_action: str = "raise", map_file: str | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = True) -> None:
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.view_in_info = view_in_info
         self._settings = dict(map=map, players=players, variant=variant, regions=regions, map_file=map_file)
         probe = make_config(seed=0, **self._settings)  # validates the settings now
         self.reward_kind = check_reward(reward)
         self.max_decisions = max_decisions
         self.illegal_action = illegal_action
-        self.render_mode = render_mode
-        self.codec = ActionCodec(map_cities(probe), bid_cap)
+        self.render_mode = check_render_mode(render_mode)
+        self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
+        self.state_space = state_space(self.encoder)
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         obs_space, act_space = make_spaces(self.codec, self.encoder)
@@ -125,7 +153,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._potentials = potentials(self.game) if self.reward_kind == "shaped" else None
+        self._potentials = potentials(self.game) if is_shaped(self.reward_kind) else None
         self._skip_agent_selection = None
         self._select_next()
 
@@ -141,14 +169,15 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         previous = getattr(self, "agent_selection", None)
         if previous in self.infos and previous != agent:
             self.infos[previous] = {}
-        self._view: GameView = info_view(game, seat)
-        self.infos[agent] = {"view": self._view}
+        self.infos[agent] = {"view": info_view(game, seat)} if self.view_in_info else {}
         self.agent_selection = agent
 
     def encoded_legal(self) -> EncodedLegal:
         """The legal actions of the agent to act, with indices and mask."""
         if self._legal is None:
-            self._legal = self.codec.legal(self._view)
+            game = self.game
+            assert game is not None
+            self._legal = self.codec.legal_in(game, self._seat[self.agent_selection])
         return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -159,12 +188,12 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None, "call reset() before observe()"
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-        view = self._view if acting else game.view(seat)
         if acting:
             mask = self.encoded_legal().mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
-        obs = {"observation": self.encoder.encode(view), "action_mask": mask}
+        # The observation reads only public information, so the true state is encoded directly.
+        obs = {"observation": self.encoder.encode(game, seat), "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
 
@@ -195,7 +224,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = after[seat] - self._potentials[seat]
             self._potentials = after
         if game.is_over:
-            for seat, r in enumerate(terminal_rewards(game)):
+            for seat, r in enumerate(terminal_rewards(game, self.reward_kind)):
                 self.rewards[self.possible_agents[seat]] += r
             self._finish(truncated=False)
         elif game.decisions >= self.max_decisions:
@@ -213,7 +242,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         winners = [self.possible_agents[s] for s in game.winners]
         for seat, a in enumerate(self.possible_agents):
             flags[a] = True
-            self.infos[a] = {"view": info_view(game, seat), "winners": winners, **(note or {})}
+            self.infos[a] = {"winners": winners, **(note or {})}
+            if self.view_in_info:
+                self.infos[a]["view"] = info_view(game, seat)
         self._legal = None
         self._obs_cache = {}
         self.agent_selection = self.agents[0]
@@ -222,6 +253,12 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.rewards[agent] = -1.0
         self._finish(truncated=False, note={"illegal_action": message, "offender": agent})
         self._accumulate_rewards()
+
+    def state(self) -> np.ndarray:
+        """The whole public state for centralised critics (``state_space``): every seat's
+        observation, seat 0 first. Never the deck order or the removed plants."""
+        assert self.game is not None, "call reset() before state()"
+        return public_state_vector(self.encoder, self.game)
 
     # ------------------------------------------------------------------ display
     def render(self) -> str | None:
@@ -233,7 +270,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
 
 def render(game: GameState | None, mode: str | None) -> str | None:
     """Both environments' render: the position in words, printed ("human") or returned ("ansi")."""
-    if mode is None or game is None:
+    if mode not in RENDER_MODES or game is None:
         return None
     text = describe_state(game)
     if mode == "human":
@@ -253,6 +290,16 @@ def describe_state(game: GameState) -> str:
     return "\n".join(lines)
 
 
+def parallel_env(**kwargs: Any) -> Any:
+    """PettingZoo's parallel API over the turn-based game (PettingZoo's
+    ``turn_based_aec_to_parallel``): every live agent gets an observation each step, only the
+    action of the agent to act (``infos[agent]["active_agent"]``; the only one whose mask is
+    not all zeros) is applied, the others' are ignored. Power Grid is turn-based, so
+    ``aec_to_parallel`` (simultaneous moves) refuses it: ``is_parallelizable`` is False."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    return turn_based_aec_to_parallel(env(**kwargs))
+
+
 def raw_env(**kwargs: Any) -> PowerGridAEC:
     """The environment without PettingZoo's order-enforcing wrapper."""
     return PowerGridAEC(**kwargs)
@@ -264,7 +311,8 @@ def env(map: str = "germany", players: int = 4, seed: int | None = None, variant
     """A PettingZoo AEC environment for Power Grid (wrapped to enforce call order).
 
     Extra keyword arguments: ``max_decisions`` (truncation limit, default 10,000),
-    ``illegal_action`` ("raise" or "terminate"), ``map_file``, ``render_mode`` ("ansi"/"human").
+    ``illegal_action`` ("raise" or "terminate"), ``map_file``, ``render_mode`` ("ansi"/"human"),
+    ``bids`` ("absolute" or "compact"), ``view_in_info`` (default True).
     """
     inner = PowerGridAEC(map=map, players=players, seed=seed, variant=variant, regions=regions,
                          reward=reward, bid_cap=bid_cap, **kwargs)

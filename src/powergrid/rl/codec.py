@@ -1,16 +1,17 @@
 """The fixed ``Discrete`` action space: every legal engine action as one integer, and back.
 
-The codec knows the shapes of actions, never the rules: which actions are legal always comes
-from ``view.legal_actions()``. An index names an action relative to what the seat sees —
-"plant slot 2 of the current market", "the second plant in my hand" — so one policy output
-means the same thing in every game.
+The codec knows the shapes of actions, never the rules: which actions are legal comes from
+the engine (``legal_actions()``, or for the long runs of auction bids the ranges in
+:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``). An index
+names an action relative to what the seat sees — "plant slot 2 of the current market", "the
+second plant in my hand" — so one policy output means the same thing in every game.
 
 Blocks, in index order (``ActionCodec.blocks`` gives the exact ranges)::
 
     pass                          1
     done                          1
-    open  slot s (0..5), bid b    6 x (cap + 1)   b = absolute Elektro, 0..cap
-    bid   b                       cap + 1
+    open  slot s (0..5), bid b    6 x B
+    bid   b                       B
     discard hand slot h, coal c   HAND x (COAL_KEPT + 1)   keep c coal (the rest of the keep is
                                                             fixed by c: the most oil that fits)
     buy   resource r, n units     sum of track sizes (24 + 24 + 24 + 12)
@@ -18,23 +19,39 @@ Blocks, in index order (``ActionCodec.blocks`` gives the exact ranges)::
     power plant subset, coal c    2**POWER_HAND x (HYBRID_COAL + 1)   subset = bits over hand
                                                             slots; c = coal burned by hybrids
 
-Bids above ``bid_cap`` cannot be expressed: they are left out of the mask (counted in
-``EncodedLegal.unencodable``). The minimum opening bid (the plant's number, at most 50) and
-``pass`` are always expressible, so the mask is never empty while the seat must act.
+Bids come in two encodings (``bids=``):
+
+* ``"absolute"`` (default, exact play): ``b`` is the amount in Elektro, 0..``bid_cap``
+  (``B = cap + 1``). Bids above the cap cannot be expressed.
+* ``"compact"`` (learning): ``b`` picks an amount relative to the auction: an opening bid is the
+  plant's number plus ``OPEN_OFFSETS[b]`` (+0, +1, +2, +3, +5, +8, ...), a raise is the current
+  bid plus ``BID_RAISES[b]`` (+1, +2, +3, +5, +8, ...). ``B = 10``: "bid 38" is one of ten
+  choices, not one of 256 unordered logits. Amounts between the steps cannot be expressed.
+
+Actions the space cannot express are left out of the mask (counted in
+``EncodedLegal.unencodable``). The minimum opening bid and ``pass`` are always expressible, so
+the mask is never empty while the seat must act.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from ..rules import RESOURCES, Action, GameView, PowerGridError, catalog
+from ..rules import RESOURCES, Action, GameState, GameView, PowerGridError, catalog
+from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state
 
 #: Plants shown in the current market: four, or six in Step 3.
 MARKET_SLOTS = 6
 DEFAULT_BID_CAP = 255
+BID_ENCODINGS = ("absolute", "compact")
+#: compact encoding: an opening bid is the plant's number plus one of these
+OPEN_OFFSETS = (0, 1, 2, 3, 5, 8, 13, 21, 34, 55)
+#: compact encoding: a raise is the current bid plus one of these
+BID_RAISES = (1, 2, 3, 5, 8, 13, 21, 34, 55, 89)
 
 
 class IllegalEncodedAction(PowerGridError):
@@ -47,9 +64,15 @@ class IllegalEncodedAction(PowerGridError):
         self.description = description
         super().__init__(f"action {index} ({description}) {reason}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable (an exception crosses process boundaries in subprocess vector envs).
+        return (IllegalEncodedAction, (self.index, self.description,
+                                       str(self).split(f"({self.description}) ", 1)[-1]))
+
 
 class ActionNotEncodable(PowerGridError):
-    """An engine action the fixed action space cannot express (a bid above the cap)."""
+    """An engine action the fixed action space cannot express (a bid above the cap, or between
+    the steps of the compact encoding)."""
 
     code = "action_not_encodable"
 
@@ -60,17 +83,6 @@ def _hand_limit() -> int:
 
 def _largest_sum(values: list[int], count: int) -> int:
     return sum(sorted(values, reverse=True)[:count])
-
-
-@dataclass
-class EncodedLegal:
-    """The legal actions of one decision with their indices and the mask built from them."""
-
-    mask: np.ndarray
-    actions: list[Action]
-    indices: list[int]
-    #: legal actions left out because the action space cannot express them (bids above the cap)
-    unencodable: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,16 +98,68 @@ class Block:
         return self.stop - self.start
 
 
+class EncodedLegal:
+    """The legal actions of one decision: the ``np.int8`` mask and the action behind each index.
+
+    Auction bids are held as ranges and made into actions only when asked for, which is what
+    makes a mask over hundreds of legal bids cheap.
+    """
+
+    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_actions")
+
+    def __init__(self, codec: ActionCodec, mask: np.ndarray, explicit: dict[int, Action],
+                 market: list[int], bid: int, unencodable: int) -> None:
+        self.mask = mask
+        #: legal actions left out because the action space cannot express them
+        self.unencodable = unencodable
+        self._codec = codec
+        self._explicit = explicit
+        self._market = market
+        self._bid = bid
+        self._actions: list[Action] | None = None
+
+    def action(self, index: int) -> Action:
+        """The engine action behind a legal index (no check: use :meth:`ActionCodec.decode`)."""
+        found = self._explicit.get(index)
+        if found is not None:
+            return found
+        return self._codec.auction_action(index, self._market, self._bid)
+
+    @property
+    def indices(self) -> list[int]:
+        return [int(i) for i in np.flatnonzero(self.mask)]
+
+    @property
+    def actions(self) -> list[Action]:
+        """The expressible legal actions, in index order."""
+        if self._actions is None:
+            self._actions = [self.action(i) for i in self.indices]
+        return self._actions
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__ if k != "_actions"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for k, v in data.items():
+            object.__setattr__(self, k, v)
+        self._actions = None
+
+
 class ActionCodec:
     """Maps engine actions to indices of a fixed ``Discrete(size)`` space and back."""
 
-    def __init__(self, cities: list[str] | tuple[str, ...], bid_cap: int = DEFAULT_BID_CAP) -> None:
+    def __init__(self, cities: list[str] | tuple[str, ...], bid_cap: int = DEFAULT_BID_CAP,
+                 bids: str = "absolute") -> None:
         if isinstance(bid_cap, bool) or not isinstance(bid_cap, int) or not 50 <= bid_cap <= 10_000:
             raise ValueError(f"bid_cap must be an integer from 50 to 10000, not {bid_cap!r}")
+        if bids not in BID_ENCODINGS:
+            raise ValueError(f"bids must be one of {BID_ENCODINGS}, not {bids!r}")
         cat = catalog()
         self.cities = tuple(cities)
         self.city_index = {name: i for i, name in enumerate(self.cities)}
         self.bid_cap = bid_cap
+        self.bids = bids
+        self.compact = bids == "compact"
         hand = _hand_limit()
         #: plants held while discarding (the limit plus the one just bought)
         self.discard_hand = hand + 1
@@ -105,11 +169,12 @@ class ActionCodec:
         self.coal_kept_max = _largest_sum(coal_storage, hand)
         self.hybrid_coal_max = _largest_sum([p.burn for p in cat.plants.values() if p.kind == "hybrid"], hand)
         self.track_sizes = tuple(t.capacity for t in cat.tracks)
-        bids = bid_cap + 1
+        #: width of one plant's run of bids in the open block, and of the bid block
+        self.bid_width = len(OPEN_OFFSETS) if self.compact else bid_cap + 1
         shapes = [
             ("pass", ()), ("done", ()),
-            ("open", (MARKET_SLOTS, bids)),
-            ("bid", (bids,)),
+            ("open", (MARKET_SLOTS, self.bid_width)),
+            ("bid", (self.bid_width,)),
             ("discard", (self.discard_hand, self.coal_kept_max + 1)),
             ("buy", (sum(self.track_sizes),)),
             ("build", (len(self.cities),)),
@@ -132,37 +197,46 @@ class ActionCodec:
         self._buy_base = [self.BUY + sum(self.track_sizes[:r]) - 1 for r in range(4)]
         self._kind = {n: p.kind for n, p in cat.plants.items()}
         self._burn = {n: p.burn for n, p in cat.plants.items()}
+        self._open_at = {off: k for k, off in enumerate(OPEN_OFFSETS)}
+        self._raise_at = {r: k for k, r in enumerate(BID_RAISES)}
 
     # ------------------------------------------------------------------ encoding
-    def _context(self, view: GameView) -> tuple[dict[int, int], tuple[int, ...]]:
-        seen = seen_state(view)
-        market = {p: i for i, p in enumerate(seen.current_market())}
-        return market, seen.plants[view.seat]
-
-    def encode(self, view: GameView, action: Action) -> int:
+    def encode(self, view: GameView | GameState, action: Action, seat: int | None = None) -> int:
         """The index of ``action`` for the seat of ``view`` (legal or not).
 
-        :raises ActionNotEncodable: a bid above the cap, or an action naming something the
-            seat does not see (a plant not in the current market or hand, an unknown city).
+        :raises ActionNotEncodable: a bid the encoding cannot express, or an action naming
+            something the seat does not see (a plant not in the current market or hand, an
+            unknown city).
         """
-        market, hand = self._context(view)
-        index = self._encode(action, market, hand)
+        state, seat = _state_and_seat(view, seat)
+        market = {p: i for i, p in enumerate(state.current_market())}
+        index = self._encode(action, market, state.plants[seat], state.auc_bid)
         if index < 0:
-            raise ActionNotEncodable(f"{action} cannot be expressed in this action space"
-                                     + (f" (bids are capped at {self.bid_cap})"
-                                        if action.kind in ("open", "bid") else ""))
+            reason = ""
+            if action.kind in ("open", "bid"):
+                reason = (" (compact bids are the plant's number plus one of "
+                          f"{OPEN_OFFSETS}, or the current bid plus one of {BID_RAISES})"
+                          if self.compact else f" (bids are capped at {self.bid_cap})")
+            raise ActionNotEncodable(f"{action} cannot be expressed in this action space{reason}")
         return index
 
-    def _encode(self, a: Action, market: dict[int, int], hand: tuple[int, ...]) -> int:
+    def _encode(self, a: Action, market: dict[int, int], hand: tuple[int, ...], current_bid: int) -> int:
         kind = a.kind
-        cap = self.bid_cap
         if kind == "open":
             slot = market.get(a.plant)
-            if slot is None or a.amount > cap:
+            if slot is None:
                 return -1
-            return self.OPEN + slot * (cap + 1) + a.amount
+            if self.compact:
+                k = self._open_at.get(a.amount - a.plant, -1)
+            else:
+                k = a.amount if a.amount <= self.bid_cap else -1
+            return -1 if k < 0 else self.OPEN + slot * self.bid_width + k
         if kind == "bid":
-            return self.BID + a.amount if a.amount <= cap else -1
+            if self.compact:
+                k = self._raise_at.get(a.amount - current_bid, -1)
+            else:
+                k = a.amount if a.amount <= self.bid_cap else -1
+            return -1 if k < 0 else self.BID + k
         if kind == "pass":
             return self.PASS
         if kind == "done":
@@ -193,47 +267,112 @@ class ActionCodec:
             return self.DISCARD + hand.index(a.plant) * (self.coal_kept_max + 1) + a.fuel[0]
         return -1
 
-    def legal(self, view: GameView) -> EncodedLegal:
-        """The seat's legal actions, their indices and the ``np.int8`` mask.
+    def legal(self, view: GameView | GameState, seat: int | None = None,
+              out: np.ndarray | None = None) -> EncodedLegal:
+        """The legal actions of ``seat`` (default: the view's seat, or a state's player to act),
+        their indices and the ``np.int8`` mask; all zeros when that seat is not to act.
+        ``out`` (an int8 row, e.g. of a batch) is cleared and used as the mask."""
+        state, seat = _state_and_seat(view, seat)
+        return self.legal_in(state, seat, out)
 
-        Call it only for the seat that must act (``view.current_player == view.seat``).
-        """
-        actions = seen_state(view).legal_actions()
-        market, hand = self._context(view)
-        indices: list[int] = []
-        kept: list[Action] = []
+    def legal_in(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
+        """:meth:`legal` for a state and seat already checked (the environments' hot path)."""
+        if out is None:
+            mask = np.zeros(self.size, dtype=np.int8)
+        else:
+            mask = out
+            mask[:] = 0
+        if state.current_player != seat:
+            return EncodedLegal(self, mask, {}, [], 0, 0)
+        ranges = auction_ranges(state)
+        if ranges is not None:
+            return self._legal_auction(state, ranges, mask)
+        hand = state.plants[seat]
+        explicit: dict[int, Action] = {}
+        left_out = 0
         encode = self._encode
-        open_base, bid_base, width, cap = self.OPEN, self.BID, self.bid_cap + 1, self.bid_cap
-        for a in actions:
+        build, city_index, buy_base = self.BUILD, self.city_index, self._buy_base
+        for a in state.legal_actions():
+            # The long lists (building, buying) get an inline path.
             kind = a.kind
-            # The two large kinds (every bid amount) get an inline fast path.
-            if kind == "bid":
-                i = bid_base + a.amount if a.amount <= cap else -1
-            elif kind == "open":
-                i = open_base + market[a.plant] * width + a.amount if a.amount <= cap else -1
+            if kind == "build":
+                i = build + city_index.get(a.city, -1 - build)
+            elif kind == "buy":
+                i = buy_base[a.resource] + a.amount
             else:
-                i = encode(a, market, hand)
+                i = encode(a, {}, hand, 0)
             if i >= 0:
-                indices.append(i)
-                kept.append(a)
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[indices] = 1
-        return EncodedLegal(mask, kept, indices, len(actions) - len(kept))
+                explicit[i] = a
+            else:
+                left_out += 1
+        mask[list(explicit)] = 1
+        return EncodedLegal(self, mask, explicit, [], 0, left_out)
+
+    def _legal_auction(self, state: GameState, ranges: AuctionRanges, mask: np.ndarray) -> EncodedLegal:
+        market = ranges.market
+        width = self.bid_width
+        left_out = 0
+        explicit: dict[int, Action] = {}
+        if ranges.can_pass:
+            mask[self.PASS] = 1
+            explicit[self.PASS] = Action.pass_()
+        for slot, lo, hi in ranges.opens:
+            base = self.OPEN + slot * width
+            if self.compact:
+                plant = market[slot]
+                count = 0
+                for k, off in enumerate(OPEN_OFFSETS):
+                    if lo <= plant + off <= hi:
+                        mask[base + k] = 1
+                        count += 1
+                left_out += hi - lo + 1 - count
+            else:
+                top = min(hi, self.bid_cap)
+                if lo <= top:
+                    mask[base + lo:base + top + 1] = 1
+                left_out += max(0, hi - max(lo - 1, top))
+        if ranges.bids is not None:
+            lo, hi = ranges.bids
+            if self.compact:
+                count = 0
+                for k, r in enumerate(BID_RAISES):
+                    if lo <= state.auc_bid + r <= hi:
+                        mask[self.BID + k] = 1
+                        count += 1
+                left_out += hi - lo + 1 - count
+            else:
+                top = min(hi, self.bid_cap)
+                if lo <= top:
+                    mask[self.BID + lo:self.BID + top + 1] = 1
+                left_out += max(0, hi - max(lo - 1, top))
+        return EncodedLegal(self, mask, explicit, market, state.auc_bid, left_out)
+
+    def auction_action(self, index: int, market: list[int], current_bid: int) -> Action:
+        """The open or bid action behind an index of those blocks, in a market and auction."""
+        if self.OPEN <= index < self.BID:
+            slot, k = divmod(index - self.OPEN, self.bid_width)
+            plant = market[slot]
+            return Action.open(plant, plant + OPEN_OFFSETS[k] if self.compact else k)
+        k = index - self.BID
+        return Action.bid(current_bid + BID_RAISES[k] if self.compact else k)
 
     # ------------------------------------------------------------------ decoding
-    def decode(self, index: int, legal: EncodedLegal) -> Action:
+    def decode(self, index: Any, legal: EncodedLegal) -> Action:
         """The engine action behind ``index``.
 
         :raises IllegalEncodedAction: the index is masked out (or outside the space); the
             message names the action, e.g. ``action 1234 (open plant slot 2 bid 40) is not legal now``.
         """
-        i = int(index)
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise IllegalEncodedAction(-1, repr(index), "is not an action index") from None
         if not 0 <= i < self.size:
             raise IllegalEncodedAction(i, "outside the action space",
                                        f"is not an action: the space has {self.size} actions")
         if not legal.mask[i]:
             raise IllegalEncodedAction(i, self.describe(i))
-        return legal.actions[legal.indices.index(i)]
+        return legal.action(i)
 
     def describe(self, index: int) -> str:
         """The action an index stands for, in words relative to the seat (no game needed)."""
@@ -248,10 +387,12 @@ class ActionCodec:
         if name in ("pass", "done"):
             return name
         if name == "open":
-            slot, amount = divmod(k, self.bid_cap + 1)
+            slot, amount = divmod(k, self.bid_width)
+            if self.compact:
+                return f"open plant slot {slot} bid its number +{OPEN_OFFSETS[amount]}"
             return f"open plant slot {slot} bid {amount}"
         if name == "bid":
-            return f"bid {k}"
+            return f"raise the bid by {BID_RAISES[k]}" if self.compact else f"bid {k}"
         if name == "discard":
             slot, coal = divmod(k, self.coal_kept_max + 1)
             return f"discard hand slot {slot} keeping {coal} coal"
@@ -270,11 +411,19 @@ class ActionCodec:
 
     def table(self) -> list[tuple[str, int, int, str]]:
         """(block, first index, last index, meaning) for documentation."""
+        w = self.bid_width
+        if self.compact:
+            open_meaning = (f"open slot s of the current market bidding its number + OPEN_OFFSETS[k]: "
+                            f"start + s*{w} + k (offsets {list(OPEN_OFFSETS)})")
+            bid_meaning = f"raise the current bid by BID_RAISES[k]: start + k (raises {list(BID_RAISES)})"
+        else:
+            open_meaning = f"open slot s of the current market with bid b: start + s*{w} + b"
+            bid_meaning = "raise to b Elektro: start + b"
         meaning = {
             "pass": "pass (auction: leave this auction or this phase's auctions)",
             "done": "done (end buying or building)",
-            "open": f"open slot s of the current market with bid b: start + s*{self.bid_cap + 1} + b",
-            "bid": "raise to b Elektro: start + b",
+            "open": open_meaning,
+            "bid": bid_meaning,
             "discard": f"discard hand slot h keeping c coal: start + h*{self.coal_kept_max + 1} + c",
             "buy": "buy n units of resource r: start + offset(r) + n - 1 "
                    f"(track sizes {list(self.track_sizes)})",
@@ -283,3 +432,20 @@ class ActionCodec:
                      f"start + m*{self.hybrid_coal_max + 1} + c",
         }
         return [(b.name, b.start, b.stop - 1, meaning[b.name]) for b in self.blocks]
+
+
+def _state_and_seat(view: GameView | GameState, seat: int | None) -> tuple[GameState, int]:
+    """What to read (a view's masked state, or a state as it is) and for which seat."""
+    if isinstance(view, GameView):
+        state = seen_state(view)
+        return state, view.seat if seat is None else seat
+    if not isinstance(view, GameState):
+        raise TypeError(f"expected a GameState or GameView, not {type(view).__name__}")
+    if seat is None:
+        current = view.current_player
+        if current is None:
+            raise ValueError("the game is over: name the seat")
+        return view, current
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < view.players:
+        raise ValueError(f"no seat {seat!r} in a {view.players}-player game")
+    return view, seat

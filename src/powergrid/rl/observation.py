@@ -23,6 +23,8 @@ MARKET_SLOTS = 8
 MONEY_SCALE = 100.0
 MONEY_HIGH = 5.0
 _PHASES = (2, 3, 4, 5)  # auction, resources, build, bureaucracy
+_PHASE_AT = {phase: 4 + i for i, phase in enumerate(_PHASES)}
+
 _STORAGE_SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
 _FUEL_SLOT = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3, "hybrid": 4}
 
@@ -40,6 +42,7 @@ _PLANTS = _plant_table()
 _CATALOG_PLANTS = catalog().plants
 _TRACKS = catalog().tracks
 _NO_PLANT = (0.0,) * len(PLANT_FEATURES)
+_PLANT_ARRAYS = {n: np.array(f, dtype=np.float32) for n, f in _PLANTS.items()}
 
 
 @dataclass(frozen=True)
@@ -128,28 +131,57 @@ class ObservationEncoder:
         for f in fields:
             self.high[f.start:f.stop] = f.high
         self._at = {f.name: f.start for f in fields}
-        self._scn: Any = None
-        self._static: tuple[tuple[int, ...], np.ndarray, float] = ((), np.zeros(0), 0.0)
+        self._boards: dict[int, tuple[Any, int, tuple[int, ...], np.ndarray]] = {}
+        self._in_play_slice = slice(self._at["city_in_play"], self._at["city_in_play"] + cities)
+        self._dynamic_gap = np.zeros(self._player_dynamic, dtype=np.float32)
+        self._dynamic_tail = np.zeros(self.size - self._at["resource_market"], dtype=np.float32)
+        self._price_tables: dict[tuple[int, ...], list[list[int]]] = {}
         self._memo: dict[Any, Any] = {}
-        self._one_hot = [[1.0 if i == j else 0.0 for i in range(n)] for j in range(n)]
-        self._no_auction = [0.0] * (1 + pf + 1 + n)
+        self._scalars(n)
         if self._at["city_in_play"] != self._players_at + n * self._player_size:
             raise AssertionError("observation layout out of step with encode")  # pragma: no cover
+
+    def _scalars(self, n: int) -> None:
+        """Where the numbers written on every call go, with their caps and scales (``encode``
+        lists the values in this order)."""
+        at = self._at
+        spots: list[tuple[int, float, float]] = [
+            (at["round"], 30, 30), (at["most_cities"], 1e9, 22), (at["my_powerable"], 1e9, 1)]
+        for k in range(n):
+            o = at[f"p{k}_money"]
+            spots += [(o, 500, MONEY_SCALE), (o + 1, 1e9, 22), (o + 2, 20, 20)]
+            spots += [(o + 3 + r, _TRACKS[r].capacity, _TRACKS[r].capacity) for r in range(4)]
+        spots += [(at["resource_market"] + r, 1e9, _TRACKS[r].capacity) for r in range(4)]
+        spots += [(at["resource_price"] + r, 1e9, 16) for r in range(4)]
+        spots += [(at["resource_supply"] + r, _TRACKS[r].total, _TRACKS[r].total) for r in range(4)]
+        spots += [(at["auction_bid"], 500, MONEY_SCALE), (at["deck"], 42, 42)]
+        self._scalar_at = np.array([s[0] for s in spots], dtype=np.intp)
+        self._scalar_cap = np.array([s[1] for s in spots], dtype=np.float64)
+        self._scalar_denominator = np.array([s[2] for s in spots], dtype=np.float64)
 
     def layout(self) -> list[tuple[str, slice]]:
         return [(f.name, f.slice) for f in self.fields]
 
-    def _statics(self, view: GameView) -> tuple[tuple[int, ...], np.ndarray, float]:
-        scn = view.scn
-        if scn is not self._scn:
-            in_play = tuple(scn.board.in_play)
-            flags = [0.0] * self.cities
+    def _statics(self, state: GameState) -> tuple[int, tuple[int, ...], np.ndarray]:
+        """The board's key, the cities in play and a template vector holding what a game never
+        changes. Kept per board (a batch of games has many), with the board itself so that
+        its ``id`` stays its own while cached."""
+        scn = state.scn
+        board = scn.board
+        key = id(board)
+        cached = self._boards.get(key)
+        if cached is None or cached[0] is not board or cached[1] != scn.end_cities:
+            if len(self._boards) >= 256:
+                self._boards.clear()
+                self._memo.clear()
+            in_play = tuple(board.in_play)
+            template = np.zeros(self.size, dtype=np.float32)
+            at = self._at["city_in_play"]
             for c in in_play:
-                flags[c] = 1.0
-            self._static = (in_play, np.array(flags, dtype=np.float32), scn.end_cities / 22.0)
-            self._scn = scn
-            self._memo.clear()
-        return self._static
+                template[at + c] = 1.0
+            template[self._at["end_cities"]] = scn.end_cities / 22.0
+            cached = self._boards[key] = (board, scn.end_cities, in_play, template)
+        return key, cached[2], cached[3]
 
     # Parts that change rarely (plants held, houses, the plant market, a seat's network) are
     # memoised by their immutable inputs: that is most of the speed of ``encode``.
@@ -178,26 +210,19 @@ class ObservationEncoder:
         out += _NO_PLANT * (self.hand - min(len(plants), self.hand))
         return np.array(out, dtype=np.float32)
 
-    def _city_part(self, me: int, houses: list[tuple[int, ...]], in_play: tuple[int, ...]
-                   ) -> np.ndarray:
-        n, size = self.players, self.cities
-        block = [0.0] * (size * n)
-        taken = [0.0] * size
-        for city in in_play:
-            here = houses[city]
-            if here:
-                for s in here:
-                    block[city * n + (s - me) % n] = 1.0
-                taken[city] = len(here) / 3.0
-        return np.array(block + taken, dtype=np.float32)
+    def _houses_of(self, held: tuple[int, ...], in_play: np.ndarray) -> np.ndarray:
+        """1 for each city (in play) where a seat with these cities has a house."""
+        out = np.zeros(self.cities, dtype=np.float32)
+        if held:
+            out[list(held)] = 1.0
+        return out * in_play
 
-    def _connection_part(self, reach: tuple[int, ...] | None, in_play: tuple[int, ...]) -> np.ndarray:
-        out = [0.0] * self.cities
-        if reach is not None:
-            for city in in_play:
-                d = reach[city]
-                out[city] = d / 60.0 if d < 60 else 1.0
-        return np.array(out, dtype=np.float32)
+    def _connection_part(self, reach: tuple[int, ...] | None, in_play: np.ndarray) -> np.ndarray:
+        """Cheapest connection cost to each city in play / 60, capped at 1 (0 without a network)."""
+        if reach is None:
+            return np.zeros(self.cities, dtype=np.float32)
+        costs = np.minimum(np.array(reach, dtype=np.float64) / 60.0, 1.0)
+        return (costs * in_play).astype(np.float32)
 
     def _market_part(self, market: tuple[int, ...], current: tuple[int, ...]) -> np.ndarray:
         out: list[float] = []
@@ -215,7 +240,12 @@ class ObservationEncoder:
         plant sets are listed once, best first, and the first one the stored resources can run
         wins.
         """
-        runs = self._memoised(("runs", seen.plants[me]), lambda: _plant_sets(seen.plants[me]))
+        held = seen.plants[me]
+        runs = _RUNS.get(held)
+        if runs is None:
+            if len(_RUNS) > 100_000:
+                _RUNS.clear()
+            runs = _RUNS[held] = _plant_sets(held)
         coal, oil, garbage, uranium = seen.resources_of(me)
         best = 0
         for need_coal, need_oil, need_garbage, need_uranium, hybrid, cities in runs:
@@ -225,91 +255,157 @@ class ObservationEncoder:
                 break
         return min(best, len(seen.cities[me]), 20) / 20.0
 
-    def encode(self, view: GameView) -> np.ndarray:
-        """The observation vector of ``view.seat`` (float32, shape ``(size,)``).
+    def encode(self, view: GameView | GameState, seat: int | None = None,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """The observation vector of ``seat`` (default: the view's seat, or a state's player to
+        act), float32, shape ``(size,)``.
 
-        Built by copying a few memoised arrays and short lists of the values that change
-        often: converting Python floats one by one is what costs time here.
+        A true ``GameState`` may be encoded directly: the observation reads only what every
+        player sees (the deck enters as its size and whether the Step 3 card is in it).
+        Built from memoised arrays of the parts that change rarely and one vectorised write of
+        the numbers that change often. ``out`` (a float32 row of the right size, e.g. of a
+        batch) is filled and returned instead of a new array.
         """
-        n = self.players
-        me = view.seat
-        memo = self._memoised
-        in_play, in_play_flags, end = self._statics(view)
-        seen = seen_state(view)
-        obs = np.empty(self.size, dtype=np.float32)
-
-        head = [0.0] * self._players_at
-        head[0] = min(seen.round, 30) / 30.0
-        head[seen.step] = 1.0
-        phase = seen.phase
-        if phase in _PHASES:
-            head[4 + _PHASES.index(phase)] = 1.0
-        to_act = seen.current_player
-        if to_act is not None:
-            head[8 + (to_act - me) % n] = 1.0
-        o = 8 + n
-        head[o] = 1.0 if seen.discard_seat == me else 0.0
-        cities = seen.cities
-        head[o + 1] = end
-        head[o + 2] = max(len(c) for c in cities) / 22.0
-        head[o + 3] = self._powerable(seen, me)
-        head[o + 4] = 1.0 if cities[me] else 0.0
-        obs[:self._players_at] = head
-
-        money, plants, powered = seen.money, seen.plants, seen.powered
-        order = seen.order
-        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
-        one_hot = self._one_hot
-        size, split = self._player_size, self._player_dynamic
-        o = self._players_at
-        for k in range(n):
-            seat = (me + k) % n
-            c, oil, g, u = seen.resources_of(seat)
-            obs[o:o + split] = [
-                min(money[seat], 500) / MONEY_SCALE, len(cities[seat]) / 22.0, min(powered[seat], 20) / 20.0,
-                min(c, 24) / 24.0, min(oil, 24) / 24.0, min(g, 24) / 24.0, min(u, 12) / 12.0,
-                *one_hot[order.index(seat)],
-                float(auc_done >> seat & 1), float(auc_in >> seat & 1) if auc_plant else 0.0,
-                1.0 if auc_plant and auc_leader == seat else 0.0]
-            held = plants[seat]
-            obs[o + split:o + size] = memo(("plants", held), lambda held=held: self._plants_part(held))
-            o += size
-
-        at = self._at
-        cities_n = self.cities
-        obs[o:o + cities_n] = in_play_flags
-        o += cities_n
-        houses = seen.houses
-        # Occupancy follows from each seat's cities, a much cheaper key than the houses.
-        block = memo((me, tuple(cities)), lambda: self._city_part(me, houses, in_play))
-        obs[o:o + block.size] = block
-        o += block.size
-        reach = seen.reach[me]
-        obs[o:o + cities_n] = memo(("reach", cities[me]), lambda: self._connection_part(reach, in_play))
-        o = at["market"]
-        market = tuple(seen.market)
-        current = tuple(seen.current_market())
-        block = memo(("market", market, current), lambda: self._market_part(market, current))
-        obs[o:o + block.size] = block
-        o += block.size
-
-        market_res, supply = seen.market_res, seen.supply
-        tail = [market_res[r] / _TRACKS[r].capacity for r in range(4)]
-        for r in range(4):
-            price = seen.price(r)
-            tail.append(price / 16.0 if price is not None else 0.0)
-        tail += [min(supply[r] / _TRACKS[r].total, 1.0) for r in range(4)]
-        if auc_plant:
-            tail.append(1.0)
-            tail += _PLANTS[auc_plant]
-            tail.append(min(seen.auc_bid, 500) / MONEY_SCALE)
-            tail += one_hot[(auc_leader - me) % n]
-        else:
-            tail += self._no_auction
-        tail.append(min(view.deck_size, 42) / 42.0)
-        tail.append(1.0 if view.step3_in_deck else 0.0)
-        obs[o:] = tail
+        seen, me = _seen_and_seat(view, seat)
+        obs = self.base(seen, me, out)
+        values, ones = self.dynamic(seen, me, obs)
+        scalars = np.minimum(np.array(values, dtype=np.float64), self._scalar_cap)
+        obs[self._scalar_at] = scalars / self._scalar_denominator
+        obs[ones] = 1.0
         return obs
+
+    def encode_batch(self, states: list[GameState], seats: list[int], out: np.ndarray) -> np.ndarray:
+        """Observations of ``seats[i]`` in ``states[i]`` into the rows of ``out``: the same as
+        ``encode`` row by row, with the numbers that change often written in one go."""
+        values: list[float] = []
+        ones: list[int] = []
+        size = self.size
+        for i, (seen, me) in enumerate(zip(states, seats, strict=True)):
+            row = self.base(seen, me, out[i])
+            row_values, row_ones = self.dynamic(seen, me, row)
+            values += row_values
+            at = i * size
+            ones += [at + o for o in row_ones]
+        scalars = np.minimum(np.array(values, dtype=np.float64).reshape(len(states), -1), self._scalar_cap)
+        out[:, self._scalar_at] = scalars / self._scalar_denominator
+        out.reshape(-1)[ones] = 1.0
+        return out
+
+    def base(self, seen: GameState, me: int, out: np.ndarray | None = None) -> np.ndarray:
+        """An array (``out`` if given) holding everything that changes only when a plant is
+        bought or a house built, from memoised pieces (the numbers that change often are 0)."""
+        _, in_play, template = self._statics(seen)
+        return self._base(seen, me, in_play, template, out)
+
+    def dynamic(self, seen: GameState, me: int, obs: np.ndarray) -> tuple[list[float], list[int]]:
+        """The numbers that change often (raw, in the order of the scalar spots) and the
+        positions that are 1; the plant on auction is written into ``obs`` directly."""
+        n = self.players
+        at = self._at
+        cities = seen.cities
+        money, powered, res, order = seen.money, seen.powered, seen.res, seen.order
+        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
+        market_res = seen.market_res
+        to_act = seen.current_player
+        deck = seen.deck
+
+        ones = [seen.step]
+        phase_at = _PHASE_AT.get(seen.phase)
+        if phase_at is not None:
+            ones.append(phase_at)
+        if to_act is not None:
+            ones.append(8 + (to_act - me) % n)
+        if seen.discard_seat == me:
+            ones.append(at["must_discard"])
+        if cities[me]:
+            ones.append(at["my_network"])
+        values: list[float] = [seen.round, max(len(c) for c in cities), self._powerable(seen, me)]
+        p_at, size = self._players_at, self._player_size
+        for k in range(n):
+            s = (me + k) % n
+            o = p_at + k * size
+            i = 4 * s
+            values += (money[s], len(cities[s]), powered[s], res[i], res[i + 1], res[i + 2], res[i + 3])
+            ones.append(o + 7 + order.index(s))
+            if auc_done >> s & 1:
+                ones.append(o + 7 + n)
+            if auc_plant:
+                if auc_in >> s & 1:
+                    ones.append(o + 8 + n)
+                if auc_leader == s:
+                    ones.append(o + 9 + n)
+        values += market_res
+        prices = self._prices(seen)
+        values += (prices[0][market_res[0]], prices[1][market_res[1]], prices[2][market_res[2]],
+                   prices[3][market_res[3]])
+        values += seen.supply
+        if auc_plant:
+            values.append(seen.auc_bid)
+            ones.append(at["auction_running"])
+            ones.append(at["auction_leader"] + (auc_leader - me) % n)
+            plant_at = at["auction_plant"]
+            obs[plant_at:plant_at + len(PLANT_FEATURES)] = _PLANT_ARRAYS[auc_plant]
+        else:
+            values.append(0)
+        values.append(len(deck))
+        if STEP3 in deck:
+            ones.append(at["deck"] + 1)
+        return values, ones
+
+    def _prices(self, seen: GameState) -> list[list[int]]:
+        """Per resource, the price of the next unit indexed by the units left (0 when none)."""
+        scn = seen.scn
+        table = self._price_tables.get(scn.capacity)
+        if table is None:
+            table = []
+            for r in range(4):
+                capacity = scn.capacity[r]
+                prices = scn.catalog.tracks[r].slot_prices
+                table.append([0] + [prices[capacity - count] for count in range(1, capacity + 1)])
+            self._price_tables[scn.capacity] = table
+        return table
+
+    def _base(self, seen: GameState, me: int, in_play: tuple[int, ...], template: np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
+        """The template with the parts that change rarely filled in: plants held, houses,
+        my connection costs, the plant market; one concatenation of memoised pieces."""
+        n = self.players
+        p_at = self._players_at
+        memo = self._memoised
+        board = id(seen.scn.board)
+        flags = template[self._in_play_slice]
+        pieces = [template[:p_at]]
+        gap = self._dynamic_gap
+        for k in range(n):
+            held = seen.plants[(me + k) % n]
+            pieces.append(gap)
+            pieces.append(memo(("plants", held), lambda held=held: self._plants_part(held)))
+        pieces.append(flags)
+        cities = seen.cities
+        pieces.append(memo((board, me, tuple(cities)), lambda: self._houses_part(board, me, cities, flags)))
+        reach = seen.reach[me]
+        pieces.append(memo(("reach", board, cities[me]), lambda: self._connection_part(reach, flags)))
+        market = tuple(seen.market)
+        pieces.append(memo(("market", market, seen.step),
+                           lambda: self._market_part(market, seen.current_market())))
+        pieces.append(self._dynamic_tail)
+        return np.concatenate(pieces, out=out)
+
+    def _houses_part(self, board: int, me: int, cities: list[tuple[int, ...]],
+                     flags: np.ndarray) -> np.ndarray:
+        """City houses (city-major, seats relative to me) and houses per city / 3. Each seat's
+        houses are kept as a 0/1 vector per city list, so a build redoes only the builder's."""
+        n, size = self.players, self.cities
+        block = np.empty((size, n), dtype=np.float32)
+        for k in range(n):
+            held = cities[(me + k) % n]
+            block[:, k] = self._memoised(("houses", board, held),
+                                         lambda held=held: self._houses_of(held, flags))
+        return np.concatenate((block.ravel(), block.sum(axis=1) / np.float32(3.0)))
+
+
+#: plant sets of each hand seen, shared by every encoder (hands recur across games)
+_RUNS: dict[tuple[int, ...], list[tuple[int, int, int, int, int, int]]] = {}
 
 
 def _plant_sets(plants: tuple[int, ...]) -> list[tuple[int, int, int, int, int, int]]:
@@ -328,6 +424,15 @@ def _plant_sets(plants: tuple[int, ...]) -> list[tuple[int, int, int, int, int, 
         sets.append((need[0], need[1], need[2], need[3], need[4], need[5]))
     sets.sort(key=lambda s: -s[5])
     return sets
+
+
+def _seen_and_seat(view: GameView | GameState, seat: int | None) -> tuple[GameState, int]:
+    if isinstance(view, GameView):
+        return seen_state(view), view.seat if seat is None else seat
+    me = view.current_player if seat is None else seat
+    if me is None:
+        raise ValueError("the game is over: name the seat to observe")
+    return view, me
 
 
 def observation_fields(players: int = 4, cities: int = 42) -> list[tuple[str, slice]]:

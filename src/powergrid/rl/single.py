@@ -12,6 +12,8 @@ from ..rules import GameState, new_game
 from .aec import (
     DEFAULT_MAX_DECISIONS,
     ILLEGAL_ACTION_MODES,
+    RENDER_MODES,
+    check_render_mode,
     make_config,
     make_spaces,
     map_cities,
@@ -19,7 +21,7 @@ from .aec import (
 )
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .observation import ObservationEncoder
-from .rewards import check_reward, potentials, terminal_rewards
+from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .views import info_view
 
 Opponent = str | Bot
@@ -44,18 +46,17 @@ class SingleAgentEnv(gym.Env):
     the action; ``"raise"`` raises :class:`~powergrid.rl.IllegalEncodedAction` instead.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(self, map: str = "germany", players: int = 4, seed: int | None = None,
                  variant: str = "standard", regions: Any = None, reward: str = "win",
                  bid_cap: int = DEFAULT_BID_CAP, opponents: Opponent | list[Opponent] = "random",
                  seat: int = 0, max_decisions: int = DEFAULT_MAX_DECISIONS,
                  illegal_action: str = "terminate", map_file: str | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = True) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.view_in_info = view_in_info
         self._settings = dict(map=map, players=players, variant=variant, regions=regions, map_file=map_file)
         probe = make_config(seed=0, **self._settings)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -76,8 +77,8 @@ class SingleAgentEnv(gym.Env):
         self.reward_kind = check_reward(reward)
         self.max_decisions = max_decisions
         self.illegal_action = illegal_action
-        self.render_mode = render_mode
-        self.codec = ActionCodec(map_cities(probe), bid_cap)
+        self.render_mode = check_render_mode(render_mode)
+        self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
         self.observation_space, self.action_space = make_spaces(self.codec, self.encoder)
         self._pending_seed = seed
@@ -108,7 +109,7 @@ class SingleAgentEnv(gym.Env):
         others = [s for s in range(self.config.players) if s != self.seat]
         for s, spec in zip(others, self.opponents, strict=True):
             self._bots[s] = make_bot(spec, bot_seed(game_seed, s)) if isinstance(spec, str) else spec
-        self._potential = potentials(self.game)[self.seat] if self.reward_kind == "shaped" else 0.0
+        self._potential = potentials(self.game)[self.seat] if is_shaped(self.reward_kind) else 0.0
         self._play_bots()
         return self._observe(), self._info()
 
@@ -128,14 +129,14 @@ class SingleAgentEnv(gym.Env):
         game.apply(chosen)
         self._play_bots()
         reward = 0.0
-        if self.reward_kind == "shaped":
+        if is_shaped(self.reward_kind):
             after = potentials(game)[self.seat]
             reward += after - self._potential
             self._potential = after
         terminated = game.is_over
         truncated = not terminated and game.decisions >= self.max_decisions
         if terminated:
-            reward += terminal_rewards(game)[self.seat]
+            reward += terminal_rewards(game, self.reward_kind)[self.seat]
         if terminated or truncated:
             self._legal = None
         if self.render_mode == "human":
@@ -150,21 +151,22 @@ class SingleAgentEnv(gym.Env):
             seat = game.current_player
             assert seat is not None
             if seat == self.seat:
-                self._view = info_view(game, seat)
-                self._legal = self.codec.legal(self._view)
+                self._legal = self.codec.legal_in(game, seat)
                 return
             game.apply(self._bots[seat].act(game.view(seat)))
-        self._view = info_view(game, self.seat)
         self._legal = None
 
     def _observe(self) -> dict[str, np.ndarray]:
+        game = self.game
+        assert game is not None
         mask = self._legal.mask if self._legal is not None else np.zeros(self.codec.size, dtype=np.int8)
-        return {"observation": self.encoder.encode(self._view), "action_mask": mask}
+        # The observation reads only public information, so the true state is encoded directly.
+        return {"observation": self.encoder.encode(game, self.seat), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         game = self.game
         assert game is not None
-        info: dict[str, Any] = {"view": self._view}
+        info: dict[str, Any] = {"view": info_view(game, self.seat)} if self.view_in_info else {}
         if game.is_over:
             info["winners"] = list(game.winners)
         return info

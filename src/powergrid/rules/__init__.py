@@ -14,6 +14,7 @@ from .errors import (
     InvalidRegions,
     MalformedAction,
     PowerGridError,
+    UndoRefused,
     UnknownMap,
     UnsupportedVersion,
 )
@@ -22,6 +23,7 @@ from .phase import Phase
 from .replay import replay
 from .setup import new_game
 from .state import GameState
+from .undo import UNDO, Ledger, Taken, Timeline, replay_log
 from .view import GameView, determinize
 
 __all__ = [
@@ -31,4 +33,5 @@ __all__ = [
     "default_discard", "default_power", "determinize", "load_map", "load_map_file", "new_game",
     "parse_action", "power_options",
     "replay",
+    "UNDO", "Ledger", "Taken", "Timeline", "UndoRefused", "replay_log",
 ]

@@ -72,3 +72,18 @@ class UnsupportedVersion(CorruptState):
     """A saved state written by an incompatible format version."""
 
     code = "unsupported_version"
+
+
+class UndoRefused(PowerGridError):
+    """A request to take back an action that may not be taken back (see docs/engine.md, Undo).
+
+    ``reason`` names why: ``nothing_to_undo``, ``not_your_action``, ``another_player_acted``,
+    ``new_information`` or ``game_over``.
+    """
+
+    code = "undo_refused"
+
+    def __init__(self, seat: int | None, reason: str, message: str) -> None:
+        self.seat = seat
+        self.reason = reason
+        super().__init__(message)

@@ -48,7 +48,8 @@ def describe(scn: Scenario, event: tuple[Any, ...]) -> str:
     if kind == "step3_ignored":
         return "The Step 3 card is drawn and set aside (first game: Step 1 only)"
     if kind == "payout":
-        return f"P{event[1]} powers {event[2]} cities and earns {event[3]}"
+        cities = "city" if event[2] == 1 else "cities"
+        return f"P{event[1]} powers {event[2]} {cities} and earns {event[3]}"
     if kind == "resupply":
         return "Resupply: " + ", ".join(f"{n} {RESOURCES[i]}" for i, n in enumerate(event[1]))
     if kind == "over":

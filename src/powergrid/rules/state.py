@@ -194,13 +194,25 @@ class GameState:
         self.deck = self.deck[:]
         self.powered = self.powered[:]
 
+    # The log is a chain of nested tuples as deep as the game is long, too deep for pickle's
+    # recursion: it is pickled as a flat tuple of events and chained again when loaded.
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _SAVED}
+        saved = {name: getattr(self, name) for name in _SAVED}
+        saved["_log"] = tuple(self.events)
+        return saved
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
+        chain: tuple[Any, ...] | None = None
+        for event in saved.pop("_log", ()):
+            chain = (event, chain)
         for name, value in saved.items():
             object.__setattr__(self, name, value)
+        self._log = chain
         self._shared = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        # clone copies every mutable part; the rest (tuples, the scenario, the log) is immutable.
+        return self.clone()
 
     # ------------------------------------------------------------------ reading
     @property

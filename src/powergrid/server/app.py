@@ -17,47 +17,48 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, views
+from . import db, replays, views
+from .clients import creator_key
 from .errors import ApiError
-from .limits import BodyLimit
-from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
+from .game_ids import GameIdCheck
+from .limits import BodyLimit, RequestRate
+from .metrics import ServerTiming, process_stats
+from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
+from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction
 from .service import GameService, public_seat
 from .settings import Settings
-from .socket import serve_socket
+from .socket import SocketCounts, serve_socket
 from .store import Store
+from .tokens import bearer, well_formed_game_id
 
 log = logging.getLogger("powergrid.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web" / "static"
-NOTIFY_CHANNEL = "powergrid_games"
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power Grid</title></head>
 <body><h1>Power Grid server</h1><p>The browser client is not installed. The API is documented at
 <a href="/docs">/docs</a>.</p></body></html>"""
 
 
-def make_hub(settings: Settings) -> tuple[Hub, str | None]:
-    """The fan-out, and the channel the store NOTIFYs on (PostgreSQL without Redis)."""
+def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
+    """The store and the fan-out between processes: Redis if set, else PostgreSQL's LISTEN/NOTIFY
+    (sent by the append transaction), else SQLite's notices table (written by it, polled)."""
     if settings.redis_url:
-        return RedisHub(settings.redis_url, NOTIFY_CHANNEL), None
+        store = Store(engine)
+        return store, RedisHub(settings.redis_url, CHANNEL)
     if settings.is_postgres:
         conninfo = make_url(settings.database_url).set(drivername="postgresql")
-        return PostgresHub(conninfo.render_as_string(hide_password=False), NOTIFY_CHANNEL), NOTIFY_CHANNEL
-    return MemoryHub(), None
+        return Store(engine, CHANNEL), PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL)
+    store = Store(engine, notices=True)
+    return store, NoticeHub(store, settings.poll_ms / 1000)
+
 
 
 class JSONBytes(Response):
     """JSON encoded once per version and seat (the state is large: FastAPI's encoder is skipped)."""
 
     media_type = "application/json"
-
-
-def bearer(authorization: str | None) -> str | None:
-    if not authorization:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -67,10 +68,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.database_url)
         db.migrate(engine)
-        hub, channel = make_hub(settings)
-        service = GameService(Store(engine, channel), hub, settings)
+        store, hub = make_store_and_hub(settings, engine)
+        service = GameService(store, hub, settings)
         await service.start()
         app.state.service = service
+        app.state.quotas = GameQuotas(engine, settings.limits)
         try:
             yield
         finally:
@@ -80,16 +82,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
+    app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included
+    app.add_middleware(ServerTiming)
+    app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
+    addresses = settings.limits.addresses()
+    sockets = SocketCounts(settings.limits)
 
     def service_of(request: Request | WebSocket) -> GameService:
         return request.app.state.service  # type: ignore[no-any-return]
 
+    def game_id_checked(game_id: str) -> str:
+        if not well_formed_game_id(game_id):
+            raise ApiError("unknown_game", f"no game {game_id[:40]!r}")
+        return game_id
+
     # ------------------------------------------------------------------ errors
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -133,6 +146,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names}
 
+    @app.get("/api/server/stats", tags=["server"])
+    async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
+        """This web process: its pid, event-loop lag (ms), games in memory, CPU seconds used."""
+        service = service_of(request)
+        stats = process_stats(service.loop_lag, service.cache)
+        if reset:
+            service.loop_lag.reset()
+        return stats
+
     @app.get("/api/maps/{name}", tags=["maps"])
     async def get_map(name: str) -> dict[str, Any]:
         """A map's cities (positions in [0, 1]), regions, colours, connections and region adjacency."""
@@ -144,37 +166,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, tags=["games"])
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        """Create a game; the answer holds every human seat's token (hot-seat, or links for friends)."""
+        """Create a game; the answer holds the token of every human seat that is not open (hot-seat, or
+        links for friends). Private by default; a public game lists its open seats in the lobby."""
         specs: list[tuple[str, str | None]]
         if body.seats is not None:
             specs = [(s.kind, s.bot) for s in body.seats]
+            open_seats = frozenset(i for i, s in enumerate(body.seats) if s.open)
         else:
             specs = [("human", None)] * max(0, min(body.players, 6))
-        return await service_of(request).create_game(body.map, body.players, body.regions, body.variant,
-                                                      body.seed, specs)
+            open_seats = frozenset()
+        if open_seats and not body.public:
+            raise ApiError("invalid_config", "open seats are for public games (\"public\": true); a private "
+                                             "game is joined through its seat links")
+        if body.seed is not None and not settings.chosen_seeds:
+            raise ApiError("invalid_config", "this server draws every game's seed: leave seed out")
+        creator = creator_key(addresses.of_scope(request.scope))
+        with_bots = any(kind == "bot" for kind, _ in specs)
+        async with request.app.state.quotas.admit(creator, with_bots):
+            return await service_of(request).create_game(
+                body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
+                open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms)
 
-    @app.get("/api/games", tags=["games"])
-    async def list_games(request: Request) -> dict[str, Any]:
-        """The newest games (at most 200), with their open seats."""
-        return {"games": await service_of(request).list_games()}
+    @app.get("/api/games", tags=["games"], response_class=JSONBytes)
+    async def list_games(request: Request) -> Response:
+        """The newest games (at most 200), with their open seats (refreshed every few seconds)."""
+        return JSONBytes(await service_of(request).lobby_json())
 
     @app.get("/api/games/{game_id}", tags=["games"], response_class=JSONBytes)
     async def public_state(game_id: str, request: Request) -> Response:
-        """The public view of a game (what a spectator sees)."""
-        live = await service_of(request).fresh(game_id)
-        return JSONBytes(live.latest.body(game_id, None, seats=[public_seat(s) for s in live.row.seats]))
+        """The public view of a game (what a spectator sees), whether it is public and whether seeded."""
+        live = await service_of(request).fresh(game_id_checked(game_id))
+        return JSONBytes(live.latest.body(game_id, None, public=live.row.public, seeded=live.row.seeded,
+                                          seats=[public_seat(s) for s in live.row.seats]))
 
     @app.post("/api/games/{game_id}/seats/{seat}/claim", tags=["games"])
     async def claim_seat(game_id: str, seat: int, request: Request) -> dict[str, Any]:
-        """Take an unclaimed human seat: a new token (the creator's token for it stops working)."""
-        return await service_of(request).claim(game_id, seat)
+        """Take an open seat of a public game (its token, once); seats with links are not open."""
+        return await service_of(request).claim(game_id_checked(game_id), seat)
 
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()],
                         authorization: Annotated[str | None, Header()] = None) -> Response:
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
         service = service_of(request)
-        live = await service.live(game_id)
+        live = await service.live(game_id_checked(game_id))
         await service.authenticate(live, seat, bearer(authorization))
         live = await service.fresh(game_id)
         return JSONBytes(live.latest.body(game_id, seat))
@@ -183,28 +218,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def post_action(game_id: str, body: PostAction, request: Request,
                           authorization: Annotated[str | None, Header()] = None) -> Response:
         """Take an action for a seat (its token), at the version the client saw."""
-        frame = await service_of(request).act(game_id, body.seat, bearer(authorization), body.action,
-                                              body.version)
+        frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
+                                              body.action, body.version)
         return JSONBytes(frame.body(game_id, body.seat))
 
     @app.get("/api/games/{game_id}/record", tags=["games"])
-    async def game_record(game_id: str, request: Request,
-                          authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    async def game_record(game_id: str, request: Request) -> dict[str, Any]:
         """The game record (config with the seed, bots, actions), replayable with `powergrid show`.
 
-        Anyone may have it once the game is over; while it is played only a seat's token gets it.
+        Anyone may have it once the game is over, and nobody before: the seed gives the deck away.
         """
         service = service_of(request)
-        live = await service.fresh(game_id)
+        live = await service.fresh(game_id_checked(game_id))
         if not live.state.is_over:
-            if not settings.record_while_playing:
-                raise ApiError("game_over", "the record is available when the game is over")
-            await service.any_seat_token(live, bearer(authorization))
+            raise ApiError("game_not_over", "the record (with the seed, which fixes the deck order) is "
+                                            "given out when the game is over")
         return service.record(live)
+
+    app.include_router(replays.router)  # the whole log, and the replay viewer's positions
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
-        await serve_socket(service_of(websocket), websocket, game_id, settings.max_body_bytes)
+        await serve_socket(service_of(websocket), websocket, game_id, settings, sockets,
+                           addresses.of_scope(websocket.scope))
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static")
@@ -219,7 +255,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> Any:
+        game_id_checked(game_id)
         return page("game.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str | None = None) -> Any:
+        if game_id is not None:
+            game_id_checked(game_id)
+        return page("replay.html")
 
     return app
 

@@ -1,4 +1,4 @@
-"""Named API errors: HTTP status + a code from the contract + words."""
+"""Named API errors: HTTP status + a code from the contract + words (+ when to retry, for 429s)."""
 
 from __future__ import annotations
 
@@ -6,25 +6,39 @@ from typing import Any
 
 STATUS = {
     "malformed_request": 400, "malformed_action": 400, "illegal_action": 400,
+    "binary_message": 400, "nesting_too_deep": 400,
     "missing_token": 401, "wrong_token": 403,
     "unknown_game": 404, "unknown_seat": 404, "unknown_map": 404, "not_found": 404,
+    "unknown_step": 404,
     "method_not_allowed": 405,
-    "stale_version": 409, "not_your_turn": 409, "seat_taken": 409, "game_over": 409,
-    "body_too_large": 413, "invalid_config": 422,
+    "stale_version": 409, "not_your_turn": 409, "seat_taken": 409, "seat_not_open": 409, "game_over": 409,
+    "game_not_over": 409,
+    "body_too_large": 413, "invalid_config": 422, "invalid_record": 422,
+    "rate_limited": 429, "creation_rate_limited": 429, "server_busy": 429, "active_games_limit": 429,
+    "bot_games_limit": 429,
+    "socket_limit": 429, "message_rate_limited": 429,
 }
 
 
 class ApiError(Exception):
     """A refusal the client can act on; nothing was changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: seconds after which trying again may succeed (sent as ``Retry-After`` too)
+        self.retry_after = retry_after
 
     @property
     def status(self) -> int:
         return STATUS.get(self.code, 400)
 
     def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.retry_after is not None:
+            error["retry_after"] = self.retry_after
+        return {"error": error}
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after is not None else None

@@ -1,23 +1,125 @@
-"""Refuse request bodies over a size limit with 413 body_too_large, before the app reads them."""
+"""The per-client limits (settings), and the ASGI middleware that enforce the HTTP ones.
+
+Every limit has a ``POWERGRID_*`` variable (``docs/server.md``, "Limits"); ``POWERGRID_LIMITS=0`` turns
+all per-client limits off (a load test from one address, a private server). Refusals are named
+errors: ``429`` with ``Retry-After`` for the rates and quotas, ``413 body_too_large`` for size.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+from dataclasses import dataclass, field
 from typing import Any
 
+from .buckets import BucketsByClient
+from .clients import ClientAddresses
+
 Scope = dict[str, Any]
+
+
+def _env(name: str, default: float) -> float:
+    value = os.environ.get(f"POWERGRID_{name}")
+    return float(value) if value not in (None, "") else default
+
+
+def _env_int(name: str, default: int) -> int:
+    return int(_env(name, default))
+
+
+@dataclass
+class Limits:
+    """Per-client limits. ``0`` turns one limit off."""
+
+    #: all per-client limits (off: none of the counts below is enforced; sizes and timeouts still are)
+    enabled: bool = field(default_factory=lambda: os.environ.get("POWERGRID_LIMITS", "1").lower()
+                          not in ("0", "false", "off", "no"))
+    #: games one client may create in any 60 seconds
+    games_per_minute: int = field(default_factory=lambda: _env_int("GAMES_PER_MINUTE", 10))
+    #: games all clients together may create in any 60 seconds (a flood from many addresses)
+    server_games_per_minute: int = field(default_factory=lambda: _env_int("SERVER_GAMES_PER_MINUTE", 600))
+    #: games in play that one client created
+    active_games: int = field(default_factory=lambda: _env_int("ACTIVE_GAMES", 20))
+    #: of those, games with at least one bot seat
+    bot_games: int = field(default_factory=lambda: _env_int("BOT_GAMES", 5))
+    #: HTTP requests a second from one client (per server process), with bursts up to request_burst
+    requests_per_second: float = field(default_factory=lambda: _env("REQUESTS_PER_SECOND", 20))
+    request_burst: int = field(default_factory=lambda: _env_int("REQUEST_BURST", 120))
+    #: open WebSockets of one client (per server process)
+    sockets_per_client: int = field(default_factory=lambda: _env_int("SOCKETS_PER_CLIENT", 16))
+    #: messages a second one WebSocket may send, with bursts up to message_burst
+    messages_per_second: float = field(default_factory=lambda: _env("MESSAGES_PER_SECOND", 5))
+    message_burst: int = field(default_factory=lambda: _env_int("MESSAGE_BURST", 20))
+    #: TCP connections of one client at once (per server process; trusted proxies are not counted)
+    connections_per_client: int = field(default_factory=lambda: _env_int("CONNECTIONS_PER_CLIENT", 64))
+    #: seconds a connection has to send a request's headers (and a WebSocket its first message)
+    header_timeout: float = field(default_factory=lambda: _env("HEADER_TIMEOUT", 10))
+    #: proxies whose client-address header is believed (IPs or CIDR networks, comma-separated)
+    trusted_proxies: list[str] = field(default_factory=lambda: [
+        p for p in os.environ.get("POWERGRID_TRUSTED_PROXIES", "").split(",") if p.strip()])
+    #: the header a trusted proxy puts the client's address in
+    client_ip_header: str = field(default_factory=lambda: os.environ.get("POWERGRID_CLIENT_IP_HEADER")
+                                  or "x-forwarded-for")
+
+    def on(self, value: float) -> bool:
+        """Whether a limit with this value is enforced."""
+        return self.enabled and value > 0
+
+    def addresses(self) -> ClientAddresses:
+        return ClientAddresses(self.trusted_proxies, self.client_ip_header)
+
+
+def retry_seconds(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+async def send_error(send: Any, status: int, code: str, message: str, retry_after: int | None = None) -> None:
+    body: dict[str, Any] = {"code": code, "message": message}
+    headers = [(b"content-type", b"application/json")]
+    if retry_after is not None:
+        body["retry_after"] = retry_after
+        headers.append((b"retry-after", str(retry_after).encode()))
+    payload = json.dumps({"error": body}).encode()
+    headers.append((b"content-length", str(len(payload)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
+
+
+class RequestRate:
+    """Pure ASGI middleware: HTTP requests per client, ``429 rate_limited`` with ``Retry-After`` beyond."""
+
+    def __init__(self, app: Any, limits: Limits) -> None:
+        self.app = app
+        self.addresses = limits.addresses()
+        self.buckets = (BucketsByClient(limits.requests_per_second, limits.request_burst)
+                        if limits.on(limits.requests_per_second) else None)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.buckets is not None:
+            wait = self.buckets.take(self.addresses.of_scope(scope))
+            if wait > 0:
+                await send_error(send, 429, "rate_limited", "too many requests from this address; "
+                                 "slow down", retry_seconds(wait))
+                return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
     """Pure ASGI middleware: checks Content-Length, then counts the bytes actually sent."""
 
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: Any, max_bytes: int, per_path: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = per_path or {}  # exact paths allowed a different limit
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        limit = self.per_path.get(scope.get("path", ""), self.max_bytes)
+        if limit != self.max_bytes:
+            await BodyLimit(self.app, limit)(scope, receive, send)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
@@ -47,12 +149,7 @@ class BodyLimit:
                        send)
 
     async def _refuse(self, send: Any) -> None:
-        payload = json.dumps({"error": {"code": "body_too_large",
-                                        "message": f"request bodies are limited to {self.max_bytes} bytes"}})
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(payload)).encode())]})
-        await send({"type": "http.response.body", "body": payload.encode()})
+        await send_error(send, 413, "body_too_large", f"request bodies are limited to {self.max_bytes} bytes")
 
 
 def _replay(messages: list[dict[str, Any]], then: Any = None) -> Any:

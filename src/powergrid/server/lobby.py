@@ -1,4 +1,4 @@
-"""The lobby's list of games (newest first, with open seats)."""
+"""The lobby's list of games (newest first): public or private, seeded or not, and open seats."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from .store import GameRow
 
 
 def lobby_entry(row: GameRow) -> dict[str, Any]:
-    open_seats = [s.seat for s in row.seats if s.kind == "human" and not s.claimed]
-    status = "over" if row.status == "over" else ("waiting" if open_seats else "playing")
+    open_seats = [s.seat for s in row.seats if s.open and not s.claimed]  # only public games have open seats
+    waiting = any(s.kind == "human" and not s.claimed for s in row.seats)
+    status = "over" if row.status == "over" else ("waiting" if waiting else "playing")
     return {"game_id": row.game_id, "map": row.config["map"], "players": row.config["players"],
-            "variant": row.config["variant"], "status": status, "round": row.round,
+            "variant": row.config["variant"], "public": row.public, "seeded": row.seeded,
+            "status": status, "round": row.round,
             "version": row.version, "open_seats": open_seats,
             "seats": [public_seat(s) for s in row.seats],
             "created_at": row.created_at.isoformat()}

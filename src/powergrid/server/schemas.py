@@ -13,6 +13,8 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"]
     bot: str | None = Field(None, max_length=64, description="for kind 'bot': random, heuristic, mcts...")
+    open: bool = Field(False, description="a human seat of a public game that anyone may take from "
+                                          "the lobby (no link); other human seats are joined by their links")
 
     @model_validator(mode="after")
     def _bot_named(self) -> SeatSpec:
@@ -20,6 +22,8 @@ class SeatSpec(BaseModel):
             raise ValueError("a bot seat needs a bot name, e.g. \"random\" or \"heuristic\"")
         if self.kind == "human" and self.bot is not None:
             raise ValueError("a human seat has no bot")
+        if self.kind == "bot" and self.open:
+            raise ValueError("only a human seat can be open")
         return self
 
 
@@ -30,8 +34,14 @@ class CreateGame(BaseModel):
     regions: list[str] | None = Field(None, max_length=12,
                                       description="regions in play, or null for a random connected choice")
     variant: str = Field("standard", max_length=32, description="standard or first_game")
-    seed: int | None = Field(None, ge=0, lt=2**63, description="null: a random seed")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="null (the default): the server draws the "
+                             "seed; a chosen seed makes the game 'seeded', which every seat is shown")
+    public: bool = Field(False, description="false (private): only the seat links join; true: the lobby "
+                                            "lists the game and its open seats")
     seats: list[SeatSpec] | None = Field(None, max_length=6, description="one per player; null: all human")
+    bot_pace_ms: int | None = Field(None, ge=0, le=60_000,
+                                    description="pause before each bot move (bounded by the server); "
+                                                "null: the server's default with a person seated, 0 without")
 
 
 class PostAction(BaseModel):

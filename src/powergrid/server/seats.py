@@ -40,10 +40,12 @@ def any_seat_token(live: LiveGame, token: str | None) -> None:
 
 
 async def claim(store: Store, hub: Hub, live: LiveGame, seat: int) -> dict[str, Any]:
-    """A new token for an open human seat (the old one stops working everywhere)."""
+    """The token of an open seat of a public game, for whoever takes it first (it had none before)."""
     row = check_seat(live, seat)
     if row.kind != "human":
         raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
+    if not row.open:
+        raise ApiError("seat_not_open", f"seat {seat} is joined only through its seat link")
     if live.state.is_over:
         raise ApiError("game_over", "the game is over")
     token = new_token()
@@ -53,16 +55,19 @@ async def claim(store: Store, hub: Hub, live: LiveGame, seat: int) -> dict[str, 
         raise ApiError("seat_taken", f"seat {seat} has been taken")
     row.claimed = True
     row.token_hash = hashed
-    await hub.publish(live.game_id, SEATS_CHANGED)  # other processes forget the old token
+    await hub.publish(live.game_id, SEATS_CHANGED)  # other processes learn the seat's token
     return {"seat": seat, "token": token, "link": seat_link(live.game_id, seat, token)}
 
 
 def seat_link(game_id: str, seat: int, token: str) -> str:
-    return f"/game/{game_id}?seat={seat}&token={token}"
+    # the token rides in the fragment, which browsers never send to a server (or a proxy's log)
+    return f"/game/{game_id}#seat={seat}&token={token}"
 
 
 def public_seat(row: SeatRow) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": row.seat, "kind": row.kind, "claimed": row.claimed}
     if row.kind == "bot":
         out["bot"] = row.bot
+    else:
+        out["open"] = row.open
     return out

@@ -1,18 +1,72 @@
-"""The game WebSocket: every new view pushed as it happens; actions may be sent back over it."""
+"""The game WebSocket: every new view pushed as it happens; actions may be sent back over it.
+
+A seat's token never travels in the URL (proxies log URLs): connect with ``?seat=N`` and send
+``{"type": "auth", "token": "..."}`` as the first message, or send an ``Authorization: Bearer``
+header (for programs; browsers cannot). Without ``seat`` the socket watches as a spectator.
+
+Refusals are ``{"type": "error", "error": {...}}`` messages. A refused connection is then closed
+with 4000 + the HTTP status of the refusal; a message the server will not read at all (binary,
+over the size limit, nested too deeply) closes the socket with the WebSocket code for it (1003,
+1009, 1007), and so does a client that keeps flooding after being told to slow down (4429).
+Such a close is logged once, in one line.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from .buckets import TokenBucket
 from .errors import ApiError
+from .limits import Limits, retry_seconds
 from .service import GameService, LiveGame
+from .settings import Settings
+from .tokens import bearer, well_formed_game_id
+
+log = logging.getLogger("powergrid.server")
 
 #: close codes: 4000 + the HTTP status of the refusal
 CLOSE_BASE = 4000
+CLOSE_UNSUPPORTED_DATA = 1003
+CLOSE_INVALID_PAYLOAD = 1007
+CLOSE_TOO_BIG = 1009
+#: a message is a flat JSON object: deeper nesting than this is refused unread
+MAX_DEPTH = 4
+
+
+class Closing(ApiError):
+    """A refusal after which the socket is closed with ``close_code``."""
+
+    def __init__(self, code: str, message: str, close_code: int, retry_after: int | None = None) -> None:
+        super().__init__(code, message, retry_after)
+        self.close_code = close_code
+
+
+class SocketCounts:
+    """Open WebSockets per client in this process (``sockets_per_client``)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limit = limits.sockets_per_client if limits.on(limits.sockets_per_client) else 0
+        self.open: dict[str, int] = {}
+
+    def enter(self, client: str) -> bool:
+        count = self.open.get(client, 0)
+        if self.limit and count >= self.limit:
+            return False
+        self.open[client] = count + 1
+        return True
+
+    def leave(self, client: str) -> None:
+        count = self.open.get(client, 0) - 1
+        if count > 0:
+            self.open[client] = count
+        else:
+            self.open.pop(client, None)
 
 
 def _int_param(value: str | None, name: str) -> int | None:
@@ -21,29 +75,93 @@ def _int_param(value: str | None, name: str) -> int | None:
     try:
         return int(value)
     except ValueError:
-        raise ApiError("malformed_request", f"{name} must be an integer, not {value!r}") from None
+        raise ApiError("malformed_request", f"{name} must be an integer, not {value[:40]!r}") from None
 
 
-async def serve_socket(service: GameService, ws: WebSocket, game_id: str, max_bytes: int) -> None:
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON text nests arrays/objects more than ``limit`` deep (strings are skipped)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def read_message(message: Mapping[str, Any], max_bytes: int) -> dict[str, Any]:
+    """The JSON object a client sent; raises Closing for what is not read at all, ApiError otherwise."""
+    text = message.get("text")
+    if text is None:
+        raise Closing("binary_message", "messages are JSON text, not binary", CLOSE_UNSUPPORTED_DATA)
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise Closing("body_too_large", f"messages are limited to {max_bytes} bytes", CLOSE_TOO_BIG)
+    if too_deep(text):
+        raise Closing("nesting_too_deep", f"a message is a flat JSON object (nested at most {MAX_DEPTH} "
+                      "deep)", CLOSE_INVALID_PAYLOAD)
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise ApiError("malformed_request", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError("malformed_request", 'a message is a JSON object, e.g. {"type": "action", ...}')
+    return data
+
+
+async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settings: Settings,
+                       counts: SocketCounts, client: str) -> None:
     await ws.accept()
+    if not counts.enter(client):
+        await _refuse(ws, Closing("socket_limit", f"at most {counts.limit} open sockets from one address",
+                                  CLOSE_BASE + 429, retry_after=5), client, game_id)
+        return
+    try:
+        await _serve(service, ws, game_id, settings, client)
+    finally:
+        counts.leave(client)
+
+
+async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Settings, client: str) -> None:
+    limits = settings.limits
     try:
         params = ws.query_params
+        if "token" in params:
+            raise ApiError("malformed_request", "tokens are not taken from the URL: connect with ?seat=N and "
+                                                'send {"type": "auth", "token": "..."} first')
         seat = _int_param(params.get("seat"), "seat")
         _int_param(params.get("since"), "since")  # any version: the current view is sent at once
-        token = params.get("token")
+        if not well_formed_game_id(game_id):
+            raise ApiError("unknown_game", f"no game {game_id[:40]!r}")
         live = await service.fresh(game_id)
+        token = None
         if seat is not None:
+            service.check_seat(live, seat)
+            token = bearer(ws.headers.get("authorization"))
+            if token is None:
+                token = await _auth_message(ws, seat, limits.header_timeout, settings.max_body_bytes)
             await service.authenticate(live, seat, token)
-        elif token:
-            raise ApiError("malformed_request", "a token needs its seat (?seat=N&token=...)")
+    except WebSocketDisconnect:
+        return
     except ApiError as exc:
-        await _send(ws, {"type": "error", **exc.body()})
-        await ws.close(code=CLOSE_BASE + exc.status)
+        await _refuse(ws, exc, client, game_id)
         return
     wake = service.watch(live)
-    sender = asyncio.create_task(_push(service, ws, live, seat, wake))
+    sender = asyncio.create_task(_push(ws, live, seat, wake))
     try:
-        await _receive(service, ws, live, seat, token, max_bytes)
+        await _receive(service, ws, live, seat, token, settings, client)
     except WebSocketDisconnect:
         pass
     finally:
@@ -55,12 +173,41 @@ async def serve_socket(service: GameService, ws: WebSocket, game_id: str, max_by
             pass
 
 
+async def _auth_message(ws: WebSocket, seat: int, timeout: float, max_bytes: int) -> str:
+    """The token from the first message, which must come within ``timeout`` seconds."""
+    try:
+        message = await asyncio.wait_for(ws.receive(), timeout if timeout > 0 else None)
+    except TimeoutError:
+        raise ApiError("missing_token", f'send {{"type": "auth", "token": "..."}} within {timeout:g} s of '
+                                        "connecting") from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    data = read_message(message, max_bytes)
+    token = data.get("token")
+    if data.get("type") != "auth" or not isinstance(token, str) or not token:
+        raise ApiError("missing_token",
+                       f'the first message for seat {seat} is {{"type": "auth", "token": "..."}}')
+    if "seat" in data and data["seat"] != seat:
+        raise ApiError("malformed_request", f"the socket is for seat {seat} (?seat=), not {data['seat']!r}")
+    return token
+
+
+async def _refuse(ws: WebSocket, exc: ApiError, client: str, game_id: str) -> None:
+    close_code = exc.close_code if isinstance(exc, Closing) else CLOSE_BASE + exc.status
+    if isinstance(exc, Closing):
+        log.warning("socket of %s to game %.40r closed (%d): %s", client, game_id, close_code, exc.code)
+    try:
+        await _send(ws, {"type": "error", **exc.body()})
+        await ws.close(code=close_code)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client is gone already
+
+
 async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
     await ws.send_text(json.dumps(message, ensure_ascii=False))
 
 
-async def _push(service: GameService, ws: WebSocket, live: LiveGame, seat: int | None,
-                wake: asyncio.Event) -> None:
+async def _push(ws: WebSocket, live: LiveGame, seat: int | None, wake: asyncio.Event) -> None:
     """Send the current view, then each newer version in order (the latest if some scrolled away)."""
     frame = live.latest
     await ws.send_text(frame.message(seat))
@@ -77,24 +224,38 @@ async def _push(service: GameService, ws: WebSocket, live: LiveGame, seat: int |
 
 
 async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: int | None,
-                   token: str | None, max_bytes: int) -> None:
+                   token: str | None, settings: Settings, client: str) -> None:
+    limits = settings.limits
+    bucket = (TokenBucket(limits.messages_per_second, limits.message_burst)
+              if limits.on(limits.messages_per_second) else None)
+    refused_in_a_row = 0
     while True:
-        text = await ws.receive_text()
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
         try:
-            if len(text.encode()) > max_bytes:
-                raise ApiError("body_too_large", f"messages are limited to {max_bytes} bytes")
-            try:
-                message = json.loads(text)
-            except json.JSONDecodeError:
-                raise ApiError("malformed_request", "the message is not valid JSON") from None
-            if not isinstance(message, dict) or message.get("type") != "action":
+            wait = bucket.take() if bucket is not None else 0.0
+            if wait > 0:
+                refused_in_a_row += 1
+                if refused_in_a_row > limits.message_burst:
+                    raise Closing("message_rate_limited", "too many messages: closing", CLOSE_BASE + 429,
+                                  retry_seconds(wait))
+                raise ApiError("message_rate_limited", f"at most {limits.messages_per_second:g} messages a "
+                                                       "second: slow down", retry_seconds(wait))
+            refused_in_a_row = 0
+            data = read_message(message, settings.max_body_bytes)
+            if data.get("type") != "action":
                 raise ApiError("malformed_request", 'send {"type": "action", "action": "...", "version": N}')
-            action, version = message.get("action"), message.get("version")
+            action, version = data.get("action"), data.get("version")
             if not isinstance(action, str) or (version is not None and (
                     isinstance(version, bool) or not isinstance(version, int))):
                 raise ApiError("malformed_request", "action must be text and version an integer")
             if seat is None:
-                raise ApiError("missing_token", "spectators cannot act; connect with ?seat=N&token=...")
+                raise ApiError("missing_token", "spectators cannot act; connect with ?seat=N and "
+                                                "authenticate")
             await service.act(live.game_id, seat, token, action, version)
+        except Closing as exc:
+            await _refuse(ws, exc, client, live.game_id)
+            return
         except ApiError as exc:
             await _send(ws, {"type": "error", **exc.body()})

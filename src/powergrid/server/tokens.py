@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 
@@ -22,5 +23,23 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
     return hmac.compare_digest(token_hash(token), stored_hash)
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+#: what new_game_id makes (and a little room): anything else is no game, whatever the database
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def well_formed_game_id(game_id: str) -> bool:
+    """Whether ``game_id`` could name a game. NUL bytes, spaces, long or other odd ids never reach the
+    database (PostgreSQL refuses NUL in text, and would answer 500 instead of 404)."""
+    return _GAME_ID.fullmatch(game_id) is not None

@@ -11,40 +11,75 @@ from typing import Any
 
 import powergrid as pg
 from powergrid.rules.catalog import RESOURCES, STARTING_MONEY, catalog
-from powergrid.rules.events import describe
+
+from . import round_log
 
 LOG_LINES = 200
 CAPACITY_KINDS = ("coal", "oil", "hybrid", "garbage", "uranium")
 
 
-def event_json(event: tuple[Any, ...]) -> list[Any]:
-    """A log entry as the state JSON writes it."""
-    if event[0] == "act":
-        return ["act", event[1], str(event[2])]
-    return [list(x) if isinstance(x, tuple) else x for x in event]
-
-
 @dataclass(frozen=True)
 class LogTail:
-    """The last LOG_LINES log entries (JSON and words) and how many there are in all."""
+    """The last LOG_LINES entries of the display log (JSON and words), how many there are in all,
+    and the tally of the round in progress (for the round summaries and the auction status).
+
+    The display log is the event log with a summary entry per player at the end of each round
+    (``round_log``); ``total`` counts its entries.
+    """
 
     entries: tuple[list[Any], ...]
     text: tuple[str, ...]
     total: int
+    tally: round_log.RoundTally = round_log.RoundTally()
+    #: the words of the events added by the last extension alone (no summaries): "what just happened"
+    last_text: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, state: pg.GameState) -> LogTail:
-        events = state.events
-        tail = events[-LOG_LINES:]
-        return cls(tuple(event_json(e) for e in tail), tuple(describe(state.scn, e) for e in tail),
-                   len(events))
+        shown, tally = round_log.display_entries(state.scn, state.events, round_log.RoundTally())
+        tail = shown[-LOG_LINES:]
+        return cls(tuple(e for e, _ in tail), tuple(t for _, t in tail), len(shown), tally)
 
     def extended(self, state: pg.GameState, events: list[tuple[Any, ...]]) -> LogTail:
         if not events:
             return self
-        entries = (self.entries + tuple(event_json(e) for e in events))[-LOG_LINES:]
-        text = (self.text + tuple(describe(state.scn, e) for e in events))[-LOG_LINES:]
-        return LogTail(entries, text, self.total + len(events))
+        shown, tally = round_log.display_entries(state.scn, events, self.tally)
+        entries = (self.entries + tuple(e for e, _ in shown))[-LOG_LINES:]
+        text = (self.text + tuple(t for _, t in shown))[-LOG_LINES:]
+        last = tuple(t for e, t in shown if e[0] != "summary")
+        return LogTail(entries, text, self.total + len(shown), tally, last)
+
+
+def display_log(state: pg.GameState, start: int = 0,
+                stop: int | None = None) -> tuple[list[list[Any]], list[str], int]:
+    """Entries ``start``..``stop`` of the whole display log (JSON, words) and its length."""
+    shown, _ = round_log.display_entries(state.scn, state.events, round_log.RoundTally())
+    part = shown[start:stop]
+    return [e for e, _ in part], [t for _, t in part], len(shown)
+
+
+def auction_status(view: pg.GameView, tally: round_log.RoundTally) -> list[dict[str, Any]] | None:
+    """This round's auction per seat (phase 2 only): bought (plant, price), passed, or still to go.
+
+    ``done`` in the view's auction marks the seats finished with this round's auction; those in the
+    tally with a plant bought it, the others passed.
+    """
+    if view.phase != pg.Phase.AUCTION:
+        return None
+    auction = view.to_dict(include_log=False)["auction"]
+    out: list[dict[str, Any]] = []
+    for seat in range(view.players):
+        bought = tally.seats[seat].plant if tally.round == view.round and tally.seats else None
+        if bought:
+            out.append({"seat": seat, "status": "bought", "plant": bought[0], "price": bought[1]})
+        elif (auction["done"] >> seat) & 1:
+            out.append({"seat": seat, "status": "passed"})
+        elif auction["plant"] > 0 and (auction["in"] >> seat) & 1:
+            out.append({"seat": seat, "status": "bidding",
+                        "leads": auction["leader"] == seat})
+        else:
+            out.append({"seat": seat, "status": "to_go"})
+    return out
 
 
 def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
@@ -60,6 +95,12 @@ def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
     data["log"] = list(log_tail.entries)
     data["log_text"] = list(log_tail.text)
     data["log_total"] = log_tail.total
+    data["auction_status"] = auction_status(view, log_tail.tally)
+    scn = view.scn
+    # the first game never reaches Step 2 (docs/rules.md, First game)
+    data["stakes"] = {"end_cities": scn.end_cities,
+                      "step2_cities": None if scn.first_game else scn.rules.step2_cities,
+                      "max_houses": scn.max_houses}
     data["current_market"] = list(view.current_market())
     data["future_market"] = list(view.future_market())
     prices: dict[str, list[list[Any]]] = {}

@@ -4,7 +4,7 @@ The format (shared with ``powergrid show`` and ``powergrid play --save``)::
 
     {"format": "powergrid.game", "version": 1,
      "config": GameConfig.to_dict(),
-     "actions": ["open 3 3", "pass", ...],
+     "actions": ["open 3 3", "pass", ...],   # the game's log: actions, and "undo" entries
      "bots": [{"seat": 0, "bot": "heuristic", "seed": 123}, {"seat": 1, "bot": "human", "seed": null}]}
 """
 
@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import Action, CorruptState, GameConfig, GameState, PowerGridError, UnsupportedVersion, replay
+from ..rules import Action, CorruptState, GameConfig, GameState, PowerGridError, UnsupportedVersion
+from ..rules.undo import replay_log
 
 FORMAT = "powergrid.game"
 VERSION = 1
@@ -52,10 +53,10 @@ class GameRecord:
     def replay(self) -> GameState:
         """The game state after every recorded action.
 
-        :raises CorruptState: an action does not apply where it falls in the log.
+        :raises CorruptState: an action (or an ``undo``) does not apply where it falls in the log.
         """
         try:
-            return replay(self.config, self.actions)
+            return replay_log(self.config, self.actions).state
         except PowerGridError as exc:
             raise CorruptState(f"the record does not replay: {exc}") from exc
 

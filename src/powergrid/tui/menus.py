@@ -20,14 +20,14 @@ from ..rules import (
 from ..rules.bureaucracy import fuel_value
 from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import RESOURCE_INDEX
-from .names import plant_words
+from .names import count, plant_words
 
-COMMANDS = ("help", "log", "board", "quit")
-ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "q": "quit", "exit": "quit"}
+COMMANDS = ("help", "log", "board", "undo", "hint", "quit")
+ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "u": "undo", "q": "quit", "exit": "quit"}
 
 
 class Command(NamedTuple):
-    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``quit``."""
+    """A client command typed at a prompt: ``help``, ``log [n]``, ``board``, ``hint``, ``quit``."""
 
     name: str
     arg: int | None = None
@@ -87,7 +87,7 @@ def why_illegal(state: GameState, action: Action) -> str:
 
 
 def _cities(n: int) -> str:
-    return f"{n} cit{'y' if n == 1 else 'ies'}"
+    return count(n, "city")
 
 
 # ------------------------------------------------------------------ building the menus
@@ -226,7 +226,8 @@ def _power_menu(state: GameState, seat: int) -> Menu:
         action = Action.power(plants, burn)
         if plants:
             fuel = ", ".join(f"{n} {RESOURCES[r]}" for r, n in enumerate(burn) if n) or "no fuel"
-            label = (f"run plants {', '.join(map(str, plants))} burning {fuel}: {_cities(paid)}, "
+            run = "plant" if len(plants) == 1 else "plants"
+            label = (f"run {run} {', '.join(map(str, plants))} burning {fuel}: {_cities(paid)}, "
                      f"earn ${pay(paid)}")
         else:
             label = f"run no plant: 0 cities, earn ${pay(0)}"

@@ -34,7 +34,7 @@ def plant_words(state: GameState, number: int) -> str:
     if number == STEP3:
         return "the Step 3 card"
     plant = state.scn.catalog.plants[number]
-    cities = f"powers {plant.cities} cit{'y' if plant.cities == 1 else 'ies'}"
+    cities = f"powers {count(plant.cities, 'city')}"
     if plant.burn == 0:
         return f"plant {number}: {KIND_SHORT[plant.kind]}, no fuel, {cities}"
     fuel = "coal or oil" if plant.kind == "hybrid" else plant.kind
@@ -48,3 +48,12 @@ def plant_card(state: GameState, number: int) -> Text:
     plant = state.scn.catalog.plants[number]
     burn = f"{plant.burn}" if plant.burn else ""
     return Text(f"[{number} {KIND_SHORT[plant.kind]} {burn}→{plant.cities}]", style=KIND_STYLE[plant.kind])
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 city``, ``2 cities``, ``0 actions``: a number with its noun agreeing."""
+    if n == 1:
+        return f"{n} {word}"
+    if plural is None:
+        plural = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    return f"{n} {plural}"

@@ -17,7 +17,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..bots import Bot, make_bot
-from ..rules import RESOURCES, Action, GameState
+from ..rules import RESOURCES, Action, GameState, Timeline, UndoRefused
 from ..rules.events import describe
 from ..sim.records import Seat, game_record
 from .board import board, standings
@@ -27,7 +27,9 @@ from .names import seat_name, seat_style, seat_text
 HELP = """[bold]Answering[/]: type the number of a choice, or the action itself in the game's notation:
   open 13 15 · bid 16 · pass · buy 2 coal · build Köln · done · power 5 10 burn 2coal 3oil · power nothing
   In an auction a bare number is your bid. Enter takes the default shown in the prompt line (if any).
-[bold]Commands[/]: help · log \\[n] (the last n lines of the game log) · board (draw the board again) · quit
+[bold]Commands[/]: help · log \\[n] (the last n lines of the game log) · board (draw the board again) ·
+  undo (take back your last action, until another player acts or a plant is drawn) ·
+  hint (what the search bot would do from your view, and why) · quit
 [bold]A round[/]: 2 auction (buy at most one plant) → 3 buy resources (last player first) →
   4 build (last player first; first city $10, then the slot price plus the connections) →
   5 bureaucracy (power cities with your plants, get paid, the markets refill).
@@ -47,22 +49,29 @@ class QuitGame(Exception):
 class Session:
     """One game in the terminal: ``seats`` says who is human and which bot plays each other seat."""
 
-    def __init__(self, state: GameState, seats: Sequence[Seat], console: Console,
+    def __init__(self, state: GameState | Timeline, seats: Sequence[Seat], console: Console,
                  save_path: Path | None = None, bot_factory: Callable[[str, int], Bot] = make_bot) -> None:
-        self.state = state
+        #: the game and its log (undo entries included); a bare state starts a log that goes on from it
+        self.timeline = state if isinstance(state, Timeline) else Timeline.starting_at(state)
         self.seats = list(seats)
         self.console = console
         self.save_path = save_path
         self.bots: dict[int, Bot] = {s.seat: bot_factory(s.spec, s.seed or 0)
                                      for s in seats if not s.is_human}
         self.humans = [s.seat for s in seats if s.is_human]
-        self.printed = len(state.events)
+        self.printed = len(self.state.events)
         self.board_key: tuple[Any, ...] | None = None
         self.last_human: int | None = None
         self.turn_key: tuple[int, int, int] | None = None
         self.spent = 0
         self.done_this_turn: list[str] = []
         self.slow: dict[int, bool] = {}
+        #: hints each seat asked for (kept in the saved record)
+        self.hints_used: dict[int, int] = {}
+
+    @property
+    def state(self) -> GameState:
+        return self.timeline.state
 
     # ------------------------------------------------------------------ names
     def label(self, seat: int) -> str:
@@ -95,10 +104,11 @@ class Session:
                 seat = self.state.current_player
                 assert seat is not None
                 if seat in self.bots:
-                    action = self.bot_move(seat)
+                    action: Action | None = self.bot_move(seat)
                 else:
                     action = self.ask(seat)
-                self.play(action)
+                if action is not None:  # None: an action was taken back; ask again
+                    self.play(action)
         except QuitGame:
             self.console.print()
             if self.save_path is not None:
@@ -128,7 +138,8 @@ class Session:
         assert seat is not None
         self.start_turn(seat)
         money = state.money[seat]
-        state.apply(action)
+        self.timeline.act(action)
+        state = self.state
         if action.kind in ("buy", "build"):
             self.spent += money - state.money[seat]
             self.done_this_turn.append(f"{action.amount} {RESOURCES[action.resource]}"
@@ -158,17 +169,43 @@ class Session:
             else:
                 self.console.print(self.styled(line), style="dim" if event[0] in ("drawn", "boxed") else None)
 
+    def undo(self) -> bool:
+        """Take back the newest action, if a person at this terminal took it and may; say so."""
+        seat = self.timeline.ledger.last_seat
+        if seat is None or seat in self.bots:
+            why = ("there is no action to take back" if seat is None else
+                   f"the last action is {seat_name(seat)}'s ({self.label(seat)})")
+            self.console.print(Text(f"✗ cannot undo: {why}", style="red"))
+            return False
+        money = self.state.money[seat]
+        try:
+            taken = self.timeline.undo(seat)
+        except UndoRefused as exc:
+            self.console.print(Text(f"✗ cannot undo: {exc}", style="red"))
+            return False
+        self.console.print(Text("↶ ") + self.styled(f"P{seat} takes back '{taken.action}'"))
+        self.printed = len(self.state.events)
+        if taken.action.startswith(("buy ", "build ")) and self.done_this_turn:
+            self.done_this_turn.pop()  # the running total of the turn, less what was taken back
+            self.spent -= self.state.money[seat] - money
+        self.board_key = None
+        self.save()
+        return True
+
     def save(self) -> None:
         if self.save_path is None:
             return
-        record = game_record(self.state.config, self.state.actions_taken(), self.seats)
+        record = game_record(self.state.config, self.timeline.log, self.seats)
         record["final"] = self.state.to_dict()
+        if self.hints_used:
+            record["hints"] = {str(seat): n for seat, n in sorted(self.hints_used.items())}
         tmp = self.save_path.with_name(self.save_path.name + ".tmp")
         tmp.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(tmp, self.save_path)
 
     # ------------------------------------------------------------------ asking people
-    def ask(self, seat: int) -> Action:
+    def ask(self, seat: int) -> Action | None:
+        """The person's action; None when they took an action back instead (ask again)."""
         state = self.state
         if len(self.humans) > 1 and seat != self.last_human:
             self.console.print(Rule(Text(f"{seat_name(seat)}: your turn", style=seat_style(seat))))
@@ -188,10 +225,17 @@ class Session:
             if isinstance(answer, Command):
                 if answer.name == "quit":
                     raise QuitGame
+                if answer.name == "undo":
+                    if self.undo():
+                        return None
+                    self.show_menu(seat, menu)
+                    continue
                 if answer.name == "help":
                     self.console.print(Panel(HELP.format(end=state.scn.end_cities), title="help"))
                 elif answer.name == "log":
                     self.print_log(answer.arg if answer.arg is not None else 20)
+                elif answer.name == "hint":
+                    self.show_hint(seat)
                 else:
                     self.console.print(board(state, self.label))
                 self.show_menu(seat, menu)
@@ -203,6 +247,14 @@ class Session:
                     continue
                 return action
             return answer
+
+    def show_hint(self, seat: int) -> None:
+        from .coach import ask_coach, hint_panel  # the coach loads its model on first use
+        with self.console.status("The coach is thinking…"):
+            advice = ask_coach(self.state, seat, seed=self.state.decisions)
+        self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
+        self.console.print(hint_panel(advice))
+        self.save()
 
     def ask_amount(self, followup: Followup) -> Action | None:
         """The number a choice needs; None to go back to the menu."""

@@ -100,6 +100,9 @@ export function gamesHeld() {
 // --- game facts ---------------------------------------------------------------------------------
 export const PLAYER_COLOURS = ["#d33a3a", "#2f6fd6", "#2b9a4a", "#e5b820", "#8e4fc4", "#3b3b44"];
 export const PLAYER_NAMES = ["Red", "Blue", "Green", "Yellow", "Purple", "Black"];
+/** Told apart without colour: each player's houses and chips have a shape and an initial. */
+export const PLAYER_INITIALS = ["R", "B", "G", "Y", "P", "K"];
+export const PLAYER_SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "pentagon"];
 export const RESOURCES = ["coal", "oil", "garbage", "uranium"];
 export const RESOURCE_COLOURS = { coal: "#7a5530", oil: "#1f1f24", garbage: "#e8c22e", uranium: "#d8332f" };
 export const KIND_COLOURS = {
@@ -124,10 +127,47 @@ export function playerName(seat) {
   return PLAYER_NAMES[seat] || `P${seat}`;
 }
 
-/** A small coloured chip naming a player. */
+/** The outline of a player's marker shape of "radius" r around (0, 0), as an SVG path. */
+export function shapePath(seat, r) {
+  const polygon = (n, turn) => {
+    const points = [];
+    for (let i = 0; i < n; i++) {
+      const a = turn + (2 * Math.PI * i) / n;
+      points.push(`${(r * Math.cos(a)).toFixed(2)} ${(r * Math.sin(a)).toFixed(2)}`);
+    }
+    return `M${points.join("L")}Z`;
+  };
+  switch (PLAYER_SHAPES[seat]) {
+    case "square": return `M${-r * 0.86} ${-r * 0.86}H${r * 0.86}V${r * 0.86}H${-r * 0.86}Z`;
+    case "triangle": return polygon(3, -Math.PI / 2);
+    case "diamond": return polygon(4, -Math.PI / 2);
+    case "hexagon": return polygon(6, 0);
+    case "pentagon": return polygon(5, -Math.PI / 2);
+    default: return `M${-r} 0A${r} ${r} 0 1 0 ${r} 0A${r} ${r} 0 1 0 ${-r} 0Z`;
+  }
+}
+
+/** A player's marker (SVG elements around 0,0): the shape in their colour with their initial. */
+export function playerMarker(seat, r = 8) {
+  const triangle = PLAYER_SHAPES[seat] === "triangle";
+  const size = triangle ? r * 1.15 : r;
+  return s("g", { class: "marker", "data-seat": seat },
+    s("path", { d: shapePath(seat, size), fill: PLAYER_COLOURS[seat], class: "marker-shape" }),
+    s("text", { class: "marker-initial", x: 0, y: triangle ? r * 0.55 : r * 0.38, "font-size": r * (triangle ? 1.0 : 1.15), fill: seat === 3 ? "#2a2200" : "#fff" },
+      PLAYER_INITIALS[seat]));
+}
+
+/** A small inline marker for text (chips, buttons). */
+export function markerIcon(seat, size = 14) {
+  const r = size / 2;
+  return s("svg", { class: "pmark", width: size, height: size, viewBox: `${-r - 1} ${-r - 1} ${size + 2} ${size + 2}`, "aria-hidden": "true" },
+    playerMarker(seat, r));
+}
+
+/** A small chip naming a player: their marker (shape, colour, initial) and name. */
 export function playerChip(seat, suffix = "") {
-  return h("span", { class: "pchip", style: `--pc:${PLAYER_COLOURS[seat]}` },
-    h("i", { class: "pdot" }), playerName(seat) + suffix);
+  return h("span", { class: "pchip", style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat },
+    markerIcon(seat, 14), playerName(seat) + suffix);
 }
 
 function fuelInWords(text) {
@@ -163,6 +203,11 @@ export function actionInWords(text) {
 /** Turn log text ("P2 bids 16") into nodes with coloured player names. */
 export function describeLine(raw) {
   const text = actionInWords(raw).replace(/\b1 cities\b/g, "1 city");
+  if (/^Round \d+, P\d:/.test(text)) {
+    // A round summary: "Round 3, P1: bought ..." -> the player's chip, then the summary.
+    const [, round, seat, rest] = /^Round (\d+), P(\d): (.*)$/.exec(text);
+    return [h("span", { class: "summary-round" }, `R${round}`), playerChip(Number(seat)), ` ${rest}`];
+  }
   const parts = [];
   let last = 0;
   for (const match of text.matchAll(/\bP(\d)\b/g)) {

@@ -89,6 +89,25 @@ function bidControl(min, max, onSubmit, label) {
   return { row, input, value: () => clamp(Number(input.value)) };
 }
 
+/**
+ * Redraw part of a form and keep the keyboard focus on the same control (found again by a
+ * selector built from its data attributes), so keyboard players do not lose their place.
+ */
+function keepingFocus(container, redraw, fallback) {
+  const active = document.activeElement;
+  let selector = null;
+  if (active && container.contains(active)) {
+    const data = Object.entries(active.dataset || {}).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
+    selector = data ? `${active.tagName.toLowerCase()}${data}` : null;
+  }
+  redraw();
+  if (selector) {
+    const again = container.querySelector(selector);
+    if (again && !again.disabled) again.focus();
+    else (fallback || container.querySelector("button:not([disabled])"))?.focus();
+  }
+}
+
 function button(text, onclick, kind = "primary", attrs = {}) {
   return h("button", { type: "button", class: `btn ${kind}`, onclick, ...attrs }, text);
 }
@@ -175,10 +194,12 @@ function discard(ctx, legal) {
     const radios = options.map((option, i) => h("label", { class: "option" },
       h("input", { type: "radio", name: "keep", value: option.text, checked: i === 0, onchange: () => { picked = option.text; } }),
       h("span", {}, "Keep "), ...fuelNodes(option.keep)));
-    keepArea.replaceChildren(
+    // replaceChildren() would write a null child as the text "null": build the list without gaps
+    keepArea.replaceChildren(...[
       options.length > 1 ? h("p", { class: "hint" }, "Your other plants cannot store everything: choose what to keep.") : null,
       ...(options.length > 1 ? radios : []),
-      h("div", { class: "buttons" }, button(`Discard plant ${plant}`, () => ctx.act(picked), "danger", { "data-action": "discard" })));
+      h("div", { class: "buttons" }, button(`Discard plant ${plant}`, () => ctx.act(picked), "danger", { "data-action": "discard" })),
+    ].filter(Boolean));
   }
   append(panel, ...heading("Too many plants: discard one", "Choose the plant to give up. Its resources move to your other plants if they fit."),
     h("div", { class: "card-row pickable" }, ...cards), keepArea);
@@ -228,6 +249,9 @@ function buyResources(ctx, legal) {
     ctx.actAll(actions);
   }
   function draw() {
+    keepingFocus(rows, drawRows, confirm);
+  }
+  function drawRows() {
     rows.replaceChildren(...RESOURCES.flatMap((res, i) => {
       if (!legal.buy[res] && !plan[i]) return [];
       const more = plan.slice();
@@ -369,7 +393,7 @@ function power(ctx, legal) {
     const current = [...chosenPlants].sort((a, b) => a - b);
     const choices = bySet.get(key(current)) || [];
     if (!choices.includes(chosen)) chosen = choices[0];
-    cardsRow.replaceChildren(...me.plants.map((p) => {
+    keepingFocus(cardsRow, () => cardsRow.replaceChildren(...me.plants.map((p) => {
       const next = new Set(chosenPlants);
       if (next.has(p)) next.delete(p);
       else next.add(p);
@@ -380,7 +404,7 @@ function power(ctx, legal) {
         title: usable.has(p) ? undefined : `Plant ${p} has no fuel to run`,
         onclick: ok ? () => { chosenPlants = next; draw(); } : undefined,
       });
-    }));
+    })), confirm);
     mixArea.replaceChildren(...(choices.length > 1 ? [
       h("p", { class: "hint" }, "Choose the fuel mix:"),
       ...choices.map((option) => h("label", { class: "option" },

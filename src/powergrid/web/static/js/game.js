@@ -4,9 +4,12 @@ import { lineChart } from "./charts.js";
 import {
   PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
+import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
+import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
+import { renderStakes } from "./stakes.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
 const $ = (id) => document.getElementById(id);
@@ -27,18 +30,21 @@ const game = {
   endShown: false,
   decisionKey: "",
   cityHandler: null,
+  log: { start: 0, lines: [], pinned: true, unseen: 0, loading: false },
 };
 
 function readUrlSeat() {
+  // Seat links carry the token in the fragment (#seat=1&token=…), never sent to the server; older ?token= links still work.
   const params = new URLSearchParams(window.location.search);
-  const seat = params.get("seat");
-  const token = params.get("token");
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const seat = fragment.get("seat") ?? params.get("seat");
+  const token = fragment.get("token") ?? params.get("token");
   if (seat !== null && token) {
     rememberSeat(gameId, Number(seat), token);
     // Keep the token out of the address bar (and of screenshots); it lives in localStorage.
     params.delete("token");
-    const query = params.toString();
-    history.replaceState(null, "", window.location.pathname + (query ? `?${query}` : ""));
+    params.set("seat", seat);
+    history.replaceState(null, "", `${window.location.pathname}?${params}`);
   }
   return seat === null ? null : Number(seat);
 }
@@ -64,14 +70,31 @@ async function start() {
   const mapName = info.state.config.map;
   game.mapInfo = await api(`/api/maps/${encodeURIComponent(mapName)}`);
   $("game-title").textContent = `${capital(game.mapInfo.name || mapName)} · ${info.state.players.length} players${info.state.config.variant === "first_game" ? " · first game" : ""}`;
+  if (info.seeded) $("game-title").append(" ", h("span", { class: "status-badge status-seeded", title: "The creator chose this game's seed (which fixes the deck order)." }, "seeded"));
   document.title = `Power Grid — ${capital(mapName)}`;
   game.board = new Board($("board"), game.mapInfo, { onCityClick: (name) => game.cityHandler && game.cityHandler(name) });
   game.board.setRegions(info.state.regions);
+  $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
+  setUpTabs();
+  setUpLog();
   await loadView();
   connect();
   $("follow").checked = game.follow;
   $("follow").addEventListener("change", (event) => { game.follow = event.target.checked; });
   $("show-end").addEventListener("click", () => showEnd(true));
+}
+
+/** Phones: one panel at a time under the top bar (the decision panel stays at the bottom). */
+function setUpTabs() {
+  for (const button of document.querySelectorAll("#phone-tabs button")) {
+    button.addEventListener("click", () => showTab(button.dataset.tab));
+  }
+}
+
+function showTab(tab) {
+  document.body.dataset.tab = tab;
+  for (const button of document.querySelectorAll("#phone-tabs button")) button.setAttribute("aria-pressed", String(button.dataset.tab === tab));
+  if (tab === "log") scrollLogToEnd();
 }
 
 function capital(text) {
@@ -94,15 +117,14 @@ function connect() {
   }
   const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
   const params = new URLSearchParams();
-  if (game.seat !== null) {
-    params.set("seat", game.seat);
-    params.set("token", game.held[game.seat]);
-  }
+  if (game.seat !== null) params.set("seat", game.seat);  // the token goes in the first message, not the URL
   if (game.version >= 0) params.set("since", game.version);
   const socket = new WebSocket(`${proto}//${window.location.host}/api/games/${encodeURIComponent(gameId)}/ws?${params}`);
   game.socket = socket;
   game.socketSeat = game.seat;
+  const token = game.seat !== null ? game.held[game.seat] : null;
   socket.onopen = () => {
+    if (token) socket.send(JSON.stringify({ type: "auth", token }));
     game.retry = 0;
     setConnection("live");
   };
@@ -144,10 +166,12 @@ function accept(message, last, force = false) {
   if (!message || !message.state) return;
   if (message.version < game.version && !force) return;
   const newer = message.version > game.version;
+  const before = game.message && game.message.state;
   game.version = message.version;
   if (message.seats) game.seats = message.seats;
   game.message = message;
   draw();
+  if (newer && before) showChanges(changesBetween(before, message.state), game.board);
   if (last && newer) highlight(last);
   const held = heldSeats();
   const toAct = message.to_act;
@@ -269,6 +293,7 @@ function draw() {
   else status.replaceChildren(playerChip(toAct), ` to ${waitingFor(view, toAct)}`);
 
   drawSeatSwitcher(held, toAct);
+  renderStakes($("stakes"), view, { toAct, mapInfo: game.mapInfo, houses });
   renderPlayers($("players"), view, { seats: game.seats, mySeats: held, currentSeat: game.seat, toAct, flashSeat: game.flashSeat });
   renderPlantMarket($("plant-market"), view, { auctionPlant: view.auction && view.auction.plant });
   $("step-badge").textContent = `Step ${view.step}`;
@@ -307,7 +332,9 @@ function drawDecision(view, toAct) {
   game.board.setBuildChoices({}, []);
   const box = $("decision");
   const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
+  document.body.dataset.decision = mine ? "" : "waiting";
   if (!mine) {
+    clearHintMarks();
     box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
     box.classList.remove("mine");
     return;
@@ -326,68 +353,144 @@ function drawDecision(view, toAct) {
     actAll,
     onCityClick: (fn) => { game.cityHandler = fn; },
   };
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), renderDecision(ctx));
+  const form = renderDecision(ctx);
+  document.body.dataset.decision = form.dataset.decision;
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), form,
+    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
   box.classList.add("mine");
   box.classList.remove("flash");
   void box.offsetWidth;
   box.classList.add("flash");
+  // Keyboard players start on the new decision (not on phones: focusing would scroll the page).
+  const active = document.activeElement;
+  if (window.innerWidth > 700 && (!active || active === document.body || box.contains(active))) {
+    const first = box.querySelector("[data-decision] input:not([disabled])") || box.querySelector("[data-decision] button:not([disabled])");
+    if (first) first.focus({ preventScroll: true });
+  }
 }
 
 function logItem(line, fresh) {
-  const kind = /^Round \d/.test(line) ? "round" : /^Phase \d/.test(line) ? "phase" : /^(Game over|Step \d)/.test(line) ? "big" : "";
+  const kind = /^Round \d+, P\d:/.test(line) ? "summary" : /^Round \d/.test(line) ? "round" : /^Phase \d/.test(line) ? "phase" : /^(Game over|Step \d)/.test(line) ? "big" : "";
   return h("li", { class: `${kind}${fresh ? " fresh" : ""}` }, ...describeLine(line));
 }
 
-/** The log in words: new lines are appended (older ones kept in place) and followed when at the bottom. */
-function drawLog(view) {
-  const lines = view.log_text || [];
+function setUpLog() {
   const box = $("log");
-  if (!box.dataset.watched) {
-    // Follow new lines unless the reader scrolled up; scrolls caused by redrawing don't count.
-    box.dataset.watched = "1";
-    game.logPinned = true;
-    box.addEventListener("scroll", () => {
-      if (performance.now() - (game.logRedrawn || 0) > 200) game.logPinned = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    });
+  // Follow new entries unless the reader has scrolled up; then offer a way back to the latest.
+  // Only the reader unpins the log: scrolls the page causes itself (new entries, the "earlier"
+  // button, scroll anchoring, a panel growing) never do.
+  let touched = 0;
+  for (const kind of ["wheel", "touchstart", "touchmove", "pointerdown", "keydown"]) {
+    box.addEventListener(kind, () => { touched = performance.now(); }, { passive: true });
   }
-  game.logRedrawn = performance.now();
-  const before = game.logLines || [];
-  // How many lines are new: from the server's running count when it sends one.
-  let fresh = -1;
-  if (typeof view.log_total === "number" && typeof game.logTotal === "number") fresh = view.log_total - game.logTotal;
-  else if (before.length) {
-    const at = lines.lastIndexOf(before[before.length - 1]);
-    fresh = at < 0 ? -1 : lines.length - 1 - at;
-  }
-  if (!before.length || fresh < 0 || fresh > lines.length || box.childElementCount !== before.length) {
-    box.replaceChildren(...lines.map((line) => logItem(line, false)));
-  } else if (fresh > 0) {
-    box.append(...lines.slice(lines.length - fresh).map((line) => logItem(line, true)));
-    while (box.childElementCount > lines.length) box.firstElementChild.remove();
-  }
-  game.logLines = lines;
-  game.logTotal = view.log_total;
-  if (game.logPinned) box.scrollTop = box.scrollHeight;
+  box.addEventListener("scroll", () => {
+    if (!box.clientHeight) return;
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    if (atEnd) {
+      if (!game.log.pinned || game.log.unseen) {
+        game.log.pinned = true;
+        game.log.unseen = 0;
+        drawLogButtons();
+      }
+    } else if (performance.now() - touched < 1500 && game.log.pinned) {
+      game.log.pinned = false;
+      drawLogButtons();
+    }
+  });
+  // The log's box changes size when the panels around it do (the latest move, a player's plants,
+  // a phone's tab): a pinned log stays at its newest entry.
+  if (window.ResizeObserver) new ResizeObserver(() => { if (game.log.pinned) scrollLogToEnd(); }).observe(box);
+  $("log-latest").addEventListener("click", () => {
+    game.log.pinned = true;
+    game.log.unseen = 0;
+    scrollLogToEnd();
+    drawLogButtons();
+  });
 }
 
-/** Another player's (or a bot's) move: light up where it happened. */
+function scrollLogToEnd() {
+  const box = $("log");
+  box.scrollTop = box.scrollHeight;
+}
+
+function drawLogButtons() {
+  const latest = $("log-latest");
+  latest.hidden = game.log.pinned;
+  $("log").dataset.pinned = String(game.log.pinned);
+  latest.textContent = game.log.unseen ? `${game.log.unseen} new ↓ jump to latest` : "Jump to latest ↓";
+  const box = $("log");
+  let earlier = box.querySelector(".log-earlier");
+  if (game.log.start > 0) {
+    if (!earlier) {
+      earlier = h("li", { class: "log-earlier" }, h("button", { type: "button", class: "btn small ghost", onclick: loadEarlierLog }, ""));
+      box.prepend(earlier);
+    }
+    earlier.querySelector("button").textContent = game.log.loading ? "Loading…" : `Show earlier entries (${game.log.start} more)`;
+  } else if (earlier) earlier.remove();
+  $("log-count").textContent = game.log.total ? `${game.log.total} entries` : "";
+}
+
+/** Page back through the whole log: the 200 entries before the first one shown. */
+async function loadEarlierLog() {
+  if (game.log.loading || game.log.start <= 0) return;
+  game.log.loading = true;
+  drawLogButtons();
+  const box = $("log");
+  try {
+    const page = await api(`/api/games/${encodeURIComponent(gameId)}/log?before=${game.log.start}&limit=200`);
+    const older = page.text.slice(0, Math.max(0, game.log.start - page.start));
+    const height = box.scrollHeight;
+    const first = box.querySelector("li:not(.log-earlier)");
+    for (const line of older) box.insertBefore(logItem(line, false), first);
+    game.log.lines = older.concat(game.log.lines);
+    game.log.start = page.start;
+    box.scrollTop += box.scrollHeight - height;  // keep the entries the reader was looking at in place
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    game.log.loading = false;
+    drawLogButtons();
+  }
+}
+
+/** The log in words: new entries are appended and followed unless the reader scrolled up. */
+function drawLog(view) {
+  const lines = view.log_text || [];
+  const total = typeof view.log_total === "number" ? view.log_total : lines.length;
+  const tailStart = total - lines.length;
+  const box = $("log");
+  const log = game.log;
+  const follow = log.pinned;
+  const shownEnd = log.start + log.lines.length;
+  if (!log.lines.length || tailStart > shownEnd || total < shownEnd || log.start < 0) {
+    // first draw, a gap (missed more than the server keeps), or the log got shorter (undo): start again
+    box.replaceChildren(...lines.map((line) => logItem(line, false)));
+    log.lines = lines.slice();
+    log.start = tailStart;
+  } else if (total > shownEnd) {
+    const fresh = lines.slice(shownEnd - tailStart);
+    box.append(...fresh.map((line) => logItem(line, true)));
+    log.lines = log.lines.concat(fresh);
+    if (!follow) log.unseen += fresh.length;
+  }
+  log.total = total;
+  if (follow) {
+    log.pinned = true;
+    log.unseen = 0;
+  }
+  drawLogButtons();
+  if (follow) {
+    scrollLogToEnd();
+    // and once more after this frame's other redraws (the latest move, the players' boards)
+    requestAnimationFrame(() => { if (game.log.pinned) scrollLogToEnd(); });
+  }
+}
+
+/** Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere). */
 function highlight(last) {
   if (last.seat === game.seat && !game.busy) return;
   game.flashSeat = last.seat;
-  const player = document.querySelector(`.player[data-seat="${last.seat}"]`);
-  if (player) {
-    player.classList.remove("flash");
-    void player.offsetWidth;
-    player.classList.add("flash");
-  }
-  const action = last.action || "";
-  if (action.startsWith("build ")) game.board.flashCity(action.slice(6));
-  if (action.startsWith("open ") || action.startsWith("bid ")) flashNode($("plant-market").closest(".panel"));
-  if (action.startsWith("buy ")) {
-    const res = action.split(" ")[2];
-    flashNode(document.querySelector(`.res-row[data-resource="${res}"]`));
-  }
-  $("last-move").replaceChildren(...describeLine(last.text || `P${last.seat}: ${action}`));
+  $("last-move").replaceChildren(...describeLine(last.text || `P${last.seat}: ${last.action}`));
   flashNode($("last-move"));
   setTimeout(() => { if (game.flashSeat === last.seat) game.flashSeat = undefined; }, 2500);
 }
@@ -444,9 +547,11 @@ function showEnd(force) {
       h("div", { class: "charts" },
         history.money && history.money.length ? lineChart("Money after each round", history.money, count) : null,
         history.cities && history.cities.length ? lineChart("Cities after each round", history.cities, count) : null),
+      analysisPanel(gameId, count),
       h("div", { class: "buttons center" },
         h("a", { class: "btn primary", href: "/" }, "New game"),
         h("button", { type: "button", class: "btn secondary", onclick: close }, "Look at the board"),
+        h("a", { class: "btn secondary", href: `/replay/${encodeURIComponent(gameId)}`, "data-action": "replay" }, "Replay the game"),
         h("a", { class: "btn ghost", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `powergrid-${gameId}.json` }, "Download the record")),
     ));
   overlay.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });

@@ -29,6 +29,7 @@ const form = {
   regionMode: "random",
   regions: [],
   seats: [],
+  public: false,
   mapInfo: {},
 };
 
@@ -100,6 +101,14 @@ function drawForm() {
     form.regionMode = mode;
     drawForm();
   });
+  segmented($("visibility-choice"), [["private", "Private"], ["public", "Public"]], form.public ? "public" : "private", (value) => {
+    form.public = value === "public";
+    if (!form.public) form.seats = form.seats.map((seat) => (seat.open ? { kind: "human" } : seat));
+    drawForm();
+  });
+  $("visibility-note").textContent = form.public
+    ? "Listed in the lobby: anyone may take a seat marked “open”; the other seats join by their links."
+    : "Only the seat links join (share them with your friends).";
   drawRegions();
   drawSeats();
 }
@@ -147,9 +156,10 @@ function drawSeats() {
   $("seat-rows").replaceChildren(...form.seats.map((seat, i) => {
     const select = h("select", { "aria-label": `${playerName(i)} is played by`, "data-seat": i, onchange: (event) => {
       const value = event.target.value;
-      form.seats[i] = value === "human" ? { kind: "human" } : { kind: "bot", bot: value };
+      form.seats[i] = value === "human" ? { kind: "human" } : value === "open" ? { kind: "human", open: true } : { kind: "bot", bot: value };
     } },
-    h("option", { value: "human", selected: seat.kind === "human" }, "Human"),
+    h("option", { value: "human", selected: seat.kind === "human" && !seat.open }, "Human (seat link)"),
+    ...(form.public ? [h("option", { value: "open", selected: Boolean(seat.open) }, "Open: anyone may join")] : []),
     ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, `Bot: ${BOT_WORDS[bot] || bot}`)));
     return h("div", { class: "seat-row" }, playerChip(i), select);
   }), h("div", { class: "region-note" }, "The seating order is drawn at random when the game starts."));
@@ -175,11 +185,25 @@ async function create() {
     variant: form.variant,
     seed: $("seed").value.trim() === "" ? null : Number($("seed").value),
     seats: form.seats.slice(0, form.players),
+    public: form.public,
   };
+  const hints = $("hints") ? $("hints").value : "auto";
+  if (hints !== "auto") body.hints = hints === "on";
+  const pace = $("bot_pace_ms").value.trim();
+  if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
   button.disabled = true;
   try {
-    const game = await api("/api/games", { method: "POST", body });
+    let game;
+    try {
+      game = await api("/api/games", { method: "POST", body });
+    } catch (err) {
+      // A server that does not know the per-game bot pace refuses the field: create without it.
+      if (!("bot_pace_ms" in body) || !/bot_pace_ms/.test(err.message)) throw err;
+      delete body.bot_pace_ms;
+      game = await api("/api/games", { method: "POST", body });
+      toast("This server sets the bots' pace itself.", "info", 4000);
+    }
     showCreated(game);
     refreshGames();
   } catch (err) {
@@ -190,7 +214,7 @@ async function create() {
 }
 
 function showCreated(game) {
-  const humans = game.seats.filter((seat) => seat.kind === "human");
+  const humans = game.seats.filter((seat) => seat.kind === "human" && seat.token);
   // The first human seat plays here; the others are for friends unless ticked (hot-seat).
   if (humans.length) rememberSeat(game.game_id, humans[0].seat, humans[0].token);
   const box = $("created");
@@ -212,7 +236,7 @@ function showCreated(game) {
     h("h3", {}, "Game ready"),
     humans.length > 1
       ? h("p", { class: "hint" }, "Send each friend their seat's link, or tick “plays here” for seats played on this computer (hot-seat: the page switches to whoever must act).")
-      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, "Only bots play: watch them."),
+      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, game.seats.some((seat) => seat.open) ? "Anyone may take the open seats from the list of games." : "Only bots play: watch them."),
     ...humans.map((seat) => linkRow(playerChip(seat.seat), seat.link, seat)),
     linkRow(h("span", { class: "muted" }, "Watch"), game.spectator_link, null),
     h("div", { class: "buttons" },
@@ -248,15 +272,18 @@ async function refreshGames() {
     for (const seat of open.filter((s) => !(s in held))) {
       actions.push(h("button", { type: "button", class: "btn small secondary", onclick: () => claim(game.game_id, seat) }, "Join as ", playerChip(seat)));
     }
-    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, game.status === "over" ? "Look" : "Watch"));
+    actions.push(h("a", { class: "btn small ghost", href: `/replay/${game.game_id}`, title: "Step back through the game" }, "Replay"));
     return h("div", { class: "game-item", "data-game": game.game_id },
       h("div", {},
         h("b", {}, `${capital(game.map)} · ${game.players} players`), " ",
-        h("span", { class: `status-badge status-${game.status}` }, game.status),
+        h("span", { class: `status-badge status-${game.status}` }, game.status), " ",
+        h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? "anyone may take an open seat" : "joined only by seat links" }, game.public ? "public" : "private"), " ",
+        game.seeded ? h("span", { class: "status-badge status-seeded", title: "the creator chose the seed" }, "seeded") : "",
         h("div", { class: "meta" }, `${game.variant === "first_game" ? "first game" : "standard"} · round ${game.round || 1}`),
-        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : "open" },
+        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : seat.open ? "anyone may join" : "waiting for its link to be used" },
           h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
-          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : "open")))),
+          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : seat.open ? "open" : "invited")))),
       h("div", { class: "buttons", style: "margin:0" }, ...actions));
   }));
 }
@@ -278,9 +305,9 @@ function joinByLink() {
   try {
     const url = new URL(text, window.location.origin);
     if (!url.pathname.startsWith("/game/")) throw new Error("not a game link");
-    window.location.href = url.pathname + url.search;
+    window.location.href = url.pathname + url.search + url.hash;
   } catch (err) {
-    toast("That is not a game link (it looks like …/game/<id>?seat=1&token=…).", "error");
+    toast("That is not a game link (it looks like …/game/<id>#seat=1&token=…).", "error");
   }
 }
 

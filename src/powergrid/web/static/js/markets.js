@@ -53,9 +53,12 @@ export function plantCard(number, info, options = {}) {
     h("span", { class: "pfuel" }, ...fuelIcons(info, options.small ? 9 : 12)),
     h("span", { class: "pcities" }, houseIcon(), String(info.cities)),
   );
-  if (options.fuel && options.fuel.length) {
-    card.append(h("span", { class: "stored" }, ...options.fuel.flatMap(([res, n]) =>
-      Array.from({ length: n }, () => resourceIcon(res, 8)))));
+  if (options.fuel !== undefined) {
+    // The fuel stored on it sits under the card, never over its numbers.
+    const stored = options.fuel.flatMap(([res, n]) => Array.from({ length: n }, () => resourceIcon(res, 8)));
+    const words = options.fuel.map(([res, n]) => `${n} ${res}`).join(", ");
+    return h("div", { class: "plant-with-fuel", "data-plant": number },
+      card, h("span", { class: `stored${stored.length ? "" : " empty"}`, title: words ? `stores ${words}` : "stores nothing" }, ...stored));
   }
   return card;
 }

@@ -1,5 +1,5 @@
 // The players' boards: colour, turn order, money, plants with their fuel, cities, power.
-import { PLAYER_COLOURS, RESOURCES, h, playerName } from "./common.js";
+import { PLAYER_COLOURS, RESOURCES, h, markerIcon, playerName } from "./common.js";
 import { plantCard } from "./markets.js";
 
 /**
@@ -41,10 +41,26 @@ export function seatLabel(seat, seats, mySeats) {
 
 const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
 
+/** This round's auction for one seat in words (null outside the auction). */
+export function auctionTag(status) {
+  if (!status) return null;
+  switch (status.status) {
+    case "bought": return { text: `bought ${status.plant} for ${status.price}`, kind: "bought", title: `bought plant ${status.plant} for ${status.price} Elektro this round` };
+    case "passed": return { text: "passed", kind: "passed", title: "passed: buys no plant this round" };
+    case "bidding": return { text: status.leads ? "leads" : "bidding", kind: "bidding", title: status.leads ? "has the highest bid" : "still in this auction" };
+    default: return { text: "to go", kind: "to-go", title: "has not bought a plant or passed yet this round" };
+  }
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function renderPlayers(container, view, options) {
   const { seats, mySeats, currentSeat, toAct, flashSeat } = options;
   const plantInfo = view.plants || {};
   const auction = view.auction || {};
+  const statuses = view.auction_status || null;
   const order = view.order || view.players.map((_, i) => i);
   const cards = order.map((seat, position) => {
     const player = view.players[seat];
@@ -53,19 +69,24 @@ export function renderPlayers(container, view, options) {
     if (seat === toAct) classes.push("to-act");
     if (seat === currentSeat) classes.push("viewing");
     if (seat === flashSeat) classes.push("flash");
-    const inAuction = auction.plant > 0 && ((auction.in >> seat) & 1);
+    let tag = statuses ? auctionTag(statuses[seat]) : null;
+    if (!statuses && auction.plant > 0 && ((auction.in >> seat) & 1)) {
+      tag = { text: auction.leader === seat ? "leads" : "bidding", kind: "bidding", title: "still in the auction" };
+    }
     const powerable = (view.powerable || [])[seat];
+    const cities = player.cities.length;
     return h("article", { class: classes.join(" "), style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat, "aria-label": `${playerName(seat)} player board` },
       h("header", {},
         h("span", { class: "order", title: "turn order" }, ORDINALS[position]),
+        markerIcon(seat, 15),
         h("span", { class: "pname" }, playerName(seat)),
         h("span", { class: `who${mySeats.has(seat) ? " me" : ""}` }, seatLabel(seat, seats, mySeats)),
         seat === toAct ? h("span", { class: "turn-dot", title: "to act now" }, "●") : null,
-        inAuction ? h("span", { class: "tag", title: "still in the auction" }, auction.leader === seat ? "leads" : "bidding") : null,
+        tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null,
       ),
       h("div", { class: "stats" },
         h("span", { class: "stat money", title: "money" }, h("b", {}, player.money), " E"),
-        h("span", { class: "stat", title: "cities connected (houses)" }, h("b", {}, player.cities.length), " cities"),
+        h("span", { class: "stat cities", title: "cities connected (houses)" }, h("b", {}, cities), cities === 1 ? " city" : " cities"),
         h("span", { class: "stat", title: "cities these plants and resources can power now" }, "powers ", h("b", {}, powerable ?? "?")),
       ),
       h("div", { class: "player-plants" },
@@ -75,3 +96,5 @@ export function renderPlayers(container, view, options) {
   });
   container.replaceChildren(...cards);
 }
+
+export { plural };

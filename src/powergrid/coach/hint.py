@@ -1,0 +1,289 @@
+"""A hint: what the search would do from one seat's view, why, and the next best choices.
+
+Only the seat's view is read. The hidden deck is sampled with ``pg.determinize`` from a
+generator seeded by ``seed``, so a hint is the same for the same view and seed, whatever the
+true deck order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import search
+from ..rules import Action, GameView, determinize
+from ..rules.actions import DONE
+from ..rules.catalog import RESOURCES
+from ..rules.phase import BUILD
+from .plans import Plan, Tally, compare, first_action, turn_plans
+from .winchance import win_chances
+
+
+@dataclass(frozen=True)
+class HintLevel:
+    budget: int     # forward-model calls for the whole comparison
+    horizon: int    # rounds played forward (the current one counts)
+
+
+#: ``default`` answers within 2 s on one core of a loaded machine (benchmarks/coach_speed.py)
+HINT_LEVELS: dict[str, HintLevel] = {
+    "fast": HintLevel(budget=1500, horizon=2),
+    "default": HintLevel(budget=5000, horizon=2),
+    "strong": HintLevel(budget=16000, horizon=3),
+}
+
+
+class NoHint(ValueError):
+    """No hint can be given: the game is over, or it is not this seat's decision."""
+
+    code = "no_hint"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One plan the coach weighed: the action it starts with, the plan in words, its value."""
+
+    action: Action
+    plan: str
+    win_chance: float      # mean estimated chance to win after playing it
+    score: float           # the search's position score (Elektro against the best rival)
+    samples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": str(self.action), "plan": self.plan, "win_chance": round(self.win_chance, 4),
+                "score": round(self.score, 1), "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class Hint:
+    seat: int
+    round: int
+    phase: str
+    action: Action
+    reason: str
+    win_chance: float
+    alternatives: list[Choice]
+    #: what to draw on the board: plant numbers, city names, resources to buy {name: amount}
+    plants: list[int] = field(default_factory=list)
+    cities: list[str] = field(default_factory=list)
+    resources: dict[str, int] = field(default_factory=dict)
+    best: Choice | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "round": self.round, "phase": self.phase, "action": str(self.action),
+                "reason": self.reason, "win_chance": round(self.win_chance, 4),
+                "best": self.best.to_dict() if self.best else None,
+                "alternatives": [c.to_dict() for c in self.alternatives],
+                "show": {"plants": self.plants, "cities": self.cities, "resources": self.resources}}
+
+
+def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | None = None) -> Hint:
+    """The coach's advice for ``view.seat`` at its current decision (``budget``: forward-model
+    calls, instead of the level's).
+
+    :raises NoHint: the game is over or another seat is to act.
+    :raises ValueError: unknown level.
+    """
+    if level not in HINT_LEVELS:
+        raise ValueError(f"no hint level {level!r}; levels: {', '.join(HINT_LEVELS)}")
+    seat = view.seat
+    if view.is_over:
+        raise NoHint("the game is over")
+    if view.current_player != seat:
+        raise NoHint(f"it is not seat {seat}'s decision (seat {view.current_player} is to act)")
+    settings = HINT_LEVELS[level]
+    legal = view.legal_actions()
+    rng = random.Random(seed)
+    plans = turn_plans(view, seat, legal)
+    if len(legal) == 1:
+        plans = [("action", legal[0])]
+    if len(plans) == 1:
+        tallies = [Tally(plans[0], win_chances(view)[seat], 0.0, 1)]
+    else:
+        tallies = compare(view, seat, plans, rng, settings.budget if budget is None else budget,
+                          settings.horizon)
+    best = tallies[0]
+    action = first_action(view, seat, best.plan, legal)
+    words = PlanWords(view, seat, random.Random(seed ^ 0x5EED))
+    choices: list[Choice] = []
+    for t in tallies:
+        choice = Choice(first_action(view, seat, t.plan, legal), words.plan(t.plan), t.win_chance,
+                        t.mean_score, t.samples)
+        # plans that start alike and came out alike (an auction won below both limits) say one thing
+        if any(c.action == choice.action and abs(c.win_chance - choice.win_chance) < 1e-9
+               and abs(c.score - choice.score) < 1e-9 for c in choices):
+            continue
+        choices.append(choice)
+    reason = "The only move here." if len(legal) == 1 else words.reason(best.plan)
+    shown = words.highlight(best.plan)
+    return Hint(seat, view.round, view.phase_name, action, reason, best.win_chance, choices[1:4],
+                shown["plants"], shown["cities"], shown["resources"], choices[0])
+
+
+# ---------------------------------------------------------------- words
+def amounts(fuel: tuple[int, ...] | list[int]) -> str:
+    parts = [f"{n} {RESOURCES[r]}" for r, n in enumerate(fuel) if n]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+class PlanWords:
+    """Plans said in the game's words, from the seat's view."""
+
+    def __init__(self, view: GameView, seat: int, rng: random.Random) -> None:
+        self.view = view
+        self.seat = seat
+        self.rng = rng
+        self._built: dict[int, tuple[list[str], int]] = {}
+
+    # what a plant does
+    def plant_words(self, plant: int) -> str:
+        scn = self.view.scn
+        kind, burn, cities = scn.plant_kind[plant], scn.plant_burn[plant], scn.plant_cities[plant]
+        if kind in ("ecological", "fusion") or burn == 0:
+            text = f"it powers {cities} {'city' if cities == 1 else 'cities'} with no fuel at all"
+        else:
+            fuel = "coal or oil" if kind == "hybrid" else kind
+            text = f"it powers {cities} {'city' if cities == 1 else 'cities'} for {burn} {fuel} a run"
+            rivals = [owned for j, owned in enumerate(self.view.plants) if j != self.seat]
+            burners = {scn.plant_kind[p] for owned in rivals for p in owned}
+            shared = kind in burners or (kind in ("coal", "oil") and "hybrid" in burners)
+            if any(rivals) and kind != "hybrid" and not shared:
+                text += f", and nobody else burns {fuel}"
+        mine = self.view.plants[self.seat]
+        if len(mine) >= scn.rules.max_plants:
+            weakest = min(mine, key=lambda p: (scn.plant_cities[p], p))
+            text += f" (it would replace your plant {weakest})"
+        return text
+
+    def _build_run(self, target: int) -> tuple[list[str], int]:
+        """Cities the plan builds, cheapest first, and what they cost (no deck is read)."""
+        if target not in self._built:
+            w = determinize(self.view, self.rng)
+            seat = self.seat
+            before = w.money[seat]
+            names: list[str] = []
+            plan: Plan = ("build", target)
+            while w.phase == BUILD and w.current_player == seat:
+                action = search.follow(w, seat, plan, w.legal_actions())
+                if action is None or action == DONE:
+                    break
+                names.append(action.city)
+                w.apply(action)
+            self._built[target] = (names, before - w.money[seat])
+        return self._built[target]
+
+    def plan(self, plan: Plan) -> str:
+        """The plan, short."""
+        v = self.view
+        kind = plan[0]
+        if kind == "limit":
+            if v.auc_plant:
+                return f"bid on plant {plan[1]}, up to {plan[2]}"
+            return f"open plant {plan[1]}, bid up to {plan[2]}"
+        if kind == "pass":
+            return f"let plant {v.auc_plant} go" if v.auc_plant else "pass: buy no plant this round"
+        if kind == "build":
+            names, cost = self._build_run(plan[1])
+            if not names:
+                return "build nothing this turn"
+            return f"build {len(names)} ({', '.join(names)}) for {cost}"
+        if kind == "seq":
+            buys = [0, 0, 0, 0]
+            for a in plan[1]:
+                if a.kind == "buy":
+                    buys[a.resource] += a.amount
+            return "buy nothing" if not any(buys) else f"buy {amounts(buys)}"
+        return str(plan[1])
+
+    def reason(self, plan: Plan) -> str:
+        """One line: the plan and why, in the game's words."""
+        v = self.view
+        seat = self.seat
+        kind = plan[0]
+        if kind == "limit":
+            plant, top = plan[1], plan[2]
+            if v.auc_plant:
+                return f"Bid on plant {plant} up to {top}: {self.plant_words(plant)}."
+            return f"Plant {plant} at up to {top}: {self.plant_words(plant)}."
+        if kind == "pass":
+            if v.auc_plant:
+                return (f"Let plant {v.auc_plant} go at {v.auc_bid}: it is worth less than that to you "
+                        f"with {v.money[seat]} Elektro and {len(v.cities[seat])} cities.")
+            return (f"Pass: no plant on the market is worth its price to you now; keep your "
+                    f"{v.money[seat]} Elektro for resources and cities.")
+        if kind == "build":
+            names, cost = self._build_run(plan[1])
+            capacity = sum(v.scn.plant_cities[p] for p in v.plants[seat])
+            if not names:
+                return (f"Build nothing this turn: keep your {v.money[seat]} Elektro; your plants "
+                        f"power {capacity} and you have {len(v.cities[seat])} cities.")
+            owned = len(v.cities[seat]) + len(names)
+            return (f"Build in {', '.join(names)} for {cost} Elektro: you will have {owned} "
+                    f"{'city' if owned == 1 else 'cities'} and your plants power {capacity}.")
+        if kind == "seq":
+            buys = [0, 0, 0, 0]
+            for a in plan[1]:
+                if a.kind == "buy":
+                    buys[a.resource] += a.amount
+            if not any(buys):
+                return "Buy nothing: you hold the fuel you need, or it costs more than it earns."
+            cost = self._purchase_cost(plan[1])
+            return (f"Buy {amounts(buys)} for {cost} Elektro: the fuel your plants need to power "
+                    f"your cities next bureaucracy.")
+        action: Action = plan[1]
+        if action.kind == "discard":
+            kept = amounts(action.fuel)
+            return f"Discard plant {action.plant} (keep {kept}): it adds least to what you can power."
+        if action.kind == "power":
+            if not action.plants:
+                return "Power nothing this round."
+            cities = min(len(v.cities[seat]), sum(v.scn.plant_cities[p] for p in action.plants))
+            pay = v.scn.catalog.pay(cities)
+            numbers = ", ".join(str(p) for p in action.plants)
+            which = "plants" if len(action.plants) > 1 else "plant"
+            return (f"Power {cities} {'city' if cities == 1 else 'cities'} with {which} {numbers}, "
+                    f"burning {amounts(action.fuel)}: "
+                    f"it pays {pay} Elektro.")
+        return f"{action}."
+
+    def _purchase_cost(self, actions: tuple[Action, ...]) -> int:
+        w = self.view.public_state.clone()
+        before = w.money[self.seat]
+        for a in actions:
+            if a == DONE or w.current_player != self.seat:
+                break
+            w.apply(a)
+        return before - w.money[self.seat]
+
+    def highlight(self, plan: Plan) -> dict[str, Any]:
+        kind = plan[0]
+        plants: list[int] = []
+        cities: list[str] = []
+        res: dict[str, int] = {}
+        if kind == "limit":
+            plants = [plan[1]]
+        elif kind == "pass" and self.view.auc_plant:
+            plants = [self.view.auc_plant]
+        elif kind == "build":
+            cities = self._build_run(plan[1])[0]
+        elif kind == "seq":
+            for a in plan[1]:
+                if a.kind == "buy":
+                    res[RESOURCES[a.resource]] = res.get(RESOURCES[a.resource], 0) + a.amount
+        elif kind == "action":
+            a = plan[1]
+            if a.kind == "discard":
+                plants = [a.plant]
+            elif a.kind == "power":
+                plants = list(a.plants)
+            elif a.kind == "build":
+                cities = [a.city]
+            elif a.kind == "open":
+                plants = [a.plant]
+        return {"plants": plants, "cities": cities, "resources": res}
+
+
+__all__ = ["HINT_LEVELS", "Choice", "Hint", "NoHint", "hint"]

@@ -1,0 +1,119 @@
+"""The coach's plans for one turn, played forward on sampled games, and how they are scored.
+
+A plan is what the search bot compares (``powergrid.bots.search``): ``("limit", plant, top)``,
+``("pass",)``, ``("build", cities to own)``, ``("action", a)``; the coach adds ``("seq", actions)``
+for a fixed run of the seat's own actions (a purchase, or what a player actually did).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import heuristic, search
+from ..rules import Action, GameState, GameView, default_power, determinize
+from ..rules.actions import DONE
+from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
+from ..rules.phase import RESOURCES as RESOURCES_PHASE
+from .winchance import win_chances
+
+Plan = tuple[Any, ...]
+
+
+def heuristic_purchase(s: Any, seat: int) -> tuple[Action, ...]:
+    """The heuristic's whole purchase for this turn (buys, then done). Needs no deck: no card is
+    drawn while buying, so it is played on a copy of the seat's public state."""
+    w = s.public_state.clone() if isinstance(s, GameView) else s.clone()
+    out: list[Action] = []
+    while w.phase == RESOURCES_PHASE and w.current_player == seat:
+        action = heuristic.decide(w, seat, w.legal_actions())
+        out.append(action)
+        w.apply(action)
+        if action == DONE:
+            break
+    return tuple(out)
+
+
+def turn_plans(view: Any, seat: int, legal: list[Action]) -> list[Plan]:
+    """The plans worth comparing at this decision, the bot's own first."""
+    phase = view.phase
+    if phase == AUCTION or phase == BUILD:
+        return search.candidate_plans(view, seat, legal)
+    if phase == RESOURCES_PHASE:
+        mine = heuristic_purchase(view, seat)
+        plans: list[Plan] = [("seq", mine)]
+        if mine != (DONE,):
+            plans.append(("seq", (DONE,)))
+        return plans
+    if phase == BUREAUCRACY:
+        # powering nothing is left out: it only keeps fuel, which the next purchase can replace
+        best = default_power(view, seat)
+        others = sorted((a for a in legal if a != best and a.plants), key=lambda a: (-len(a.plants), a.fuel))
+        return [("action", best)] + [("action", a) for a in others[:2]]
+    return [("action", a) for a in legal]
+
+
+def first_action(s: Any, seat: int, plan: Plan, legal: list[Action]) -> Action:
+    """The action the plan takes now (legal for ``seat``)."""
+    if plan[0] == "seq":
+        return plan[1][0]  # type: ignore[no-any-return]
+    action = search.follow(s, seat, plan, legal)
+    return action if action is not None else heuristic.decide(s, seat, legal)
+
+
+def play(w: GameState, me: int, plan: Plan, stop_round: int) -> int:
+    """Play the plan for ``me``, then the heuristic for every seat until ``stop_round`` begins.
+    Returns the forward-model calls made."""
+    calls = 0
+    if plan[0] in ("seq", "action"):
+        for action in plan[1] if plan[0] == "seq" else (plan[1],):
+            if w.current_player != me or action not in w.legal_actions():
+                break
+            w.apply(action)
+            calls += 1
+        plan = None  # type: ignore[assignment]
+    return calls + search.rollout(w, me, plan, stop_round)
+
+
+@dataclass
+class Tally:
+    """What the samples said of one plan."""
+
+    plan: Plan
+    chance: float = 0.0
+    score: float = 0.0
+    samples: int = 0
+    #: the estimated chance to win after each sample, in sample order (for paired differences)
+    chances: list[float] = field(default_factory=list)
+
+    @property
+    def win_chance(self) -> float:
+        return self.chance / self.samples if self.samples else 0.0
+
+    @property
+    def mean_score(self) -> float:
+        return self.score / self.samples if self.samples else 0.0
+
+
+def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, budget: int,
+            horizon: int, min_samples: int = 4, max_samples: int = 64) -> list[Tally]:
+    """Every plan played on the same sampled games (paired comparison) until the budget of
+    forward-model calls is spent; best first by estimated chance to win, then by search score.
+    Only the view is read: the hidden deck is sampled with ``determinize``."""
+    tallies = [Tally(p) for p in plans]
+    stop_round = view.round + horizon
+    calls = 0
+    samples = 0
+    while samples < max_samples and (samples < min_samples or calls < budget):
+        world = determinize(view, rng)
+        for tally in tallies:
+            w = world.clone()
+            calls += play(w, seat, tally.plan, stop_round)
+            chance = win_chances(w)[seat]
+            tally.chance += chance
+            tally.chances.append(chance)
+            tally.score += search.evaluate(w, seat)
+            tally.samples += 1
+        samples += 1
+    return sorted(tallies, key=lambda t: (-round(t.win_chance, 6), -t.mean_score))

@@ -1,0 +1,256 @@
+"""A batched environment: N games stepped in one process, observations and masks as numpy batches.
+
+It follows Gymnasium's ``VectorEnv`` API (``reset``/``step`` over arrays, ``single_*`` spaces,
+same-step autoreset with ``infos["final_obs"]``) and is built for speed: no per-game wrapper,
+no views, observations and masks written straight into the batch, and random opponents that
+play from the state (the same choices as ``powergrid.bots``' random bot with the same seed,
+without building its view).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..bots import Bot, make_bot
+from ..rules import GameState, new_game
+from .aec import (
+    DEFAULT_MAX_DECISIONS,
+    ILLEGAL_ACTION_MODES,
+    SeedSequence,
+    make_config,
+    make_spaces,
+    map_cities,
+)
+from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .observation import ObservationEncoder
+from .rewards import check_reward, is_shaped, potentials, terminal_rewards
+from .single import bot_seed
+
+#: opponents that play from the state instead of through a Bot and its view
+FAST_RANDOM = "random"
+
+
+class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
+    """N Power Grid games for one learner. Build it with :func:`powergrid.rl.vector_env`.
+
+    ``opponents``: a bot name for every other seat (``"random"`` is played from the state, the
+    fastest), a list with one per other seat, or ``None`` for self-play: the policy plays every
+    seat, each step is one decision of the seat to act (``infos["seat"]``), ``reward`` is that
+    seat's reward for the step and ``infos["rewards"]`` every seat's (the terminal rewards of
+    all seats arrive there on the last step).
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, map: str = "germany", players: int = 4, seed: int | None = None,
+                 variant: str = "standard", regions: Any = None, reward: str = "win",
+                 bids: str = "absolute", bid_cap: int = DEFAULT_BID_CAP,
+                 opponents: str | list[str | Bot] | None = FAST_RANDOM, seat: int = 0,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, illegal_action: str = "terminate",
+                 map_file: str | None = None) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
+        self._settings = dict(map=map, players=players, variant=variant, regions=regions, map_file=map_file)
+        probe = make_config(seed=0, **self._settings)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
+        self.self_play = opponents is None
+        others = [s for s in range(players) if s != seat]
+        specs: list[str | Bot] = []
+        if not self.self_play:
+            specs = [opponents] * len(others) if isinstance(opponents, (str, Bot)) else list(opponents or [])
+            if len(specs) != len(others):
+                raise ValueError(f"{players} players need {len(others)} opponents, not {len(specs)}")
+            for spec in specs:
+                if isinstance(spec, str):
+                    make_bot(spec, 0)  # fails now on an unknown name
+                elif not isinstance(spec, Bot):
+                    raise ValueError(f"an opponent is a bot name or a Bot, not {spec!r}")
+        self._opponents = dict(zip(others, specs, strict=False))
+        self.num_envs = num_envs
+        self.players = players
+        self.seat = seat
+        self.reward_kind = check_reward(reward)
+        self._shaped = is_shaped(reward)
+        self.max_decisions = max_decisions
+        self.illegal_action = illegal_action
+        self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
+        self.encoder = ObservationEncoder(players, len(self.codec.cities))
+        self.single_observation_space, self.single_action_space = make_spaces(self.codec, self.encoder)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        self._first_seed = seed
+        self._seeds = [SeedSequence(None if seed is None else seed + i) for i in range(num_envs)]
+        self.games: list[GameState] = []
+        self._legal: list[EncodedLegal] = []
+        self._acting: list[int] = []
+        self._random: list[dict[int, random.Random]] = []
+        self._bots: list[dict[int, Bot]] = []
+        self._potentials: list[list[float]] = []
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start every game. ``seed`` = s seeds game i with s + i (a list seeds each); later
+        games of env i draw their seeds from a generator seeded by its first seed."""
+        n = self.num_envs
+        if isinstance(seed, list):
+            if len(seed) != n:
+                raise ValueError(f"{len(seed)} seeds for {n} envs")
+            seeds = seed
+        else:
+            seeds = [None if seed is None else seed + i for i in range(n)]
+        self.games, self._legal, self._acting = [None] * n, [None] * n, [0] * n  # type: ignore[list-item]
+        self._random, self._bots, self._potentials = [{}] * n, [{}] * n, [[]] * n
+        obs = self._empty_batch()
+        for i in range(n):
+            self._new_game(i, self._seeds[i].next(seeds[i]))
+        self._write_all(obs)
+        return obs, self._infos_now({})
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        if not self.games:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions).reshape(self.num_envs)
+        n = self.num_envs
+        obs = self._empty_batch()
+        rewards = np.zeros(n, dtype=np.float32)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        every_seat = np.zeros((n, self.players), dtype=np.float32) if self.self_play else None
+        infos: dict[str, Any] = {}
+        codec = self.codec
+        for i in range(n):
+            game = self.games[i]
+            seat = self._acting[i]
+            note: dict[str, Any] = {}
+            step_rewards = [0.0] * self.players
+            try:
+                action = codec.decode(actions[i], self._legal[i])
+            except IllegalEncodedAction as error:
+                if self.illegal_action == "raise":
+                    raise
+                step_rewards[seat] = -1.0
+                note = {"illegal_action": str(error)}
+                ended, cut = True, False
+            else:
+                game.apply(action)
+                self._play_opponents(i)
+                if self._shaped:
+                    after = potentials(game)
+                    before = self._potentials[i]
+                    step_rewards = [a - b for a, b in zip(after, before, strict=True)]
+                    self._potentials[i] = after
+                ended = game.is_over
+                cut = not ended and game.decisions >= self.max_decisions
+                if ended:
+                    for s, r in enumerate(terminal_rewards(game, self.reward_kind)):
+                        step_rewards[s] += r
+            learner = seat if self.self_play else self.seat
+            rewards[i] = step_rewards[learner]
+            if every_seat is not None:
+                every_seat[i] = step_rewards
+            if ended or cut:
+                terminated[i], truncated[i] = ended, cut
+                final = self._empty_batch(1)
+                self._write(0, final, game, None)
+                final_info = {"winners": list(game.winners), **note} if game.is_over else note
+                infos = self._add_info(infos, {"final_obs": {k: v[0] for k, v in final.items()},
+                                               "final_info": final_info}, i)
+                self._new_game(i, self._seeds[i].next(None))
+        self._write_all(obs)
+        infos = self._infos_now(infos)
+        if every_seat is not None:
+            infos["rewards"] = every_seat
+        return obs, rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The current masks as booleans, shape (num_envs, actions) (MaskablePPO's name)."""
+        return np.stack([legal.mask for legal in self._legal]).astype(bool)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.games = []
+
+    # ------------------------------------------------------------------ inside
+    def _empty_batch(self, rows: int | None = None) -> dict[str, np.ndarray]:
+        rows = self.num_envs if rows is None else rows
+        return {"observation": np.empty((rows, self.encoder.size), dtype=np.float32),
+                "action_mask": np.empty((rows, self.codec.size), dtype=np.int8)}
+
+    def _infos_now(self, infos: dict[str, Any]) -> dict[str, Any]:
+        if self.self_play:
+            infos["seat"] = np.array(self._acting, dtype=np.int64)
+        return infos
+
+    def _new_game(self, i: int, game_seed: int) -> None:
+        game = new_game(make_config(seed=game_seed, **self._settings))
+        self.games[i] = game
+        randoms: dict[int, random.Random] = {}
+        bots: dict[int, Bot] = {}
+        for s, spec in self._opponents.items():
+            if spec == FAST_RANDOM:
+                randoms[s] = random.Random(bot_seed(game_seed, s))
+            else:
+                bots[s] = make_bot(spec, bot_seed(game_seed, s)) if isinstance(spec, str) else spec
+        self._random[i], self._bots[i] = randoms, bots
+        if self._shaped:
+            self._potentials[i] = potentials(game)
+        self._play_opponents(i)
+
+    def _play_opponents(self, i: int) -> None:
+        """Let the opponents act until the learner must (in self-play: until anyone must)."""
+        game = self.games[i]
+        randoms, bots = self._random[i], self._bots[i]
+        while not game.is_over and game.decisions < self.max_decisions:
+            seat = game.current_player
+            assert seat is not None
+            if self.self_play or seat == self.seat:
+                self._acting[i] = seat
+                self._legal[i] = self.codec.legal_in(game, seat)
+                return
+            rng = randoms.get(seat)
+            if rng is not None:
+                game.apply(rng.choice(game.legal_actions()))
+            else:
+                game.apply(bots[seat].act(game.view(seat)))
+        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat)
+
+    def _write_all(self, batch: dict[str, np.ndarray]) -> None:
+        seats = self._acting if self.self_play else [self.seat] * self.num_envs
+        self.encoder.encode_batch(self.games, seats, batch["observation"])
+        masks = batch["action_mask"]
+        for i, legal in enumerate(self._legal):
+            masks[i] = legal.mask
+
+    def _write(self, row: int, batch: dict[str, np.ndarray], game: GameState | None = None,
+               legal: EncodedLegal | None = None) -> None:
+        i = row
+        if game is None:
+            game, legal = self.games[i], self._legal[i]
+        seat = self._acting[i] if self.self_play and game is self.games[i] else self.seat
+        self.encoder.encode(game, seat, out=batch["observation"][row])
+        if legal is None:
+            batch["action_mask"][row] = 0
+        else:
+            batch["action_mask"][row] = legal.mask
+
+
+def vector_env(num_envs: int, **kwargs: Any) -> PowerGridVectorEnv:
+    """``num_envs`` Power Grid games in one process behind Gymnasium's ``VectorEnv`` API.
+
+    Keyword arguments as :class:`~powergrid.rl.SingleAgentEnv` (``map``, ``players``, ``seed``,
+    ``reward``, ``bids``, ``bid_cap``, ``opponents``, ``seat``, ``max_decisions``,
+    ``illegal_action``...), plus ``opponents=None`` for self-play. Observations are
+    ``{"observation": (N, D) float32, "action_mask": (N, A) int8}``; a finished game is reset
+    in the same step, its last observation in ``infos["final_obs"]``.
+    """
+    return PowerGridVectorEnv(num_envs, **kwargs)

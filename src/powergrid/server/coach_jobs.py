@@ -1,0 +1,121 @@
+"""The coach's work in the bot workers: ``hint`` and ``analysis`` jobs.
+
+Both run on the search lane, so they never delay the quick lane's bot turns. A hint's job has the
+asking seat's ``client`` key, so one seat runs one hint at a time; every analysis job has the
+client ``analysis``, so analyses together hold at most ``search_per_client`` workers, and each
+job judges only a few seconds' worth of decisions, then queues the next part: a long analysis
+never keeps a worker from other games' bot turns for long.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+import powergrid as pg
+from powergrid.coach import Analyser, Decision, NoHint, hint
+
+from . import coach_store
+from .jobs import SEARCH, Job, JobSpec
+
+if TYPE_CHECKING:
+    from .bot_worker import BotWorker
+
+log = logging.getLogger("powergrid.coach")
+
+#: the search level of hints and analyses (docs/coach.md)
+HINT_LEVEL = os.environ.get("POWERGRID_HINT_LEVEL", "default")
+ANALYSIS_LEVEL = os.environ.get("POWERGRID_ANALYSIS_LEVEL", "default")
+#: smaller searches than a level's (tests): forward-model calls, samples at least, rounds ahead
+HINT_BUDGET: int | None = None
+ANALYSIS_BUDGET: int | None = None
+ANALYSIS_MIN_SAMPLES = 4
+ANALYSIS_HORIZON: int | None = None
+#: an analysis job stops taking new decisions after this many seconds and queues the rest
+ANALYSIS_SLICE_S = float(os.environ.get("POWERGRID_ANALYSIS_SLICE_S", "3"))
+ANALYSIS_CLIENT = "analysis"
+
+
+def hint_seed(game_id: str, seat: int, version: int) -> int:
+    digest = hashlib.blake2b(f"hint:{game_id}:{seat}:{version}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def hint_job(game_id: str, seat: int, version: int) -> JobSpec:
+    return JobSpec(coach_store.HINT, SEARCH, coach_store.hint_key(game_id, seat, version),
+                   {"seat": seat}, game_id=game_id, version=version, client=f"hint:{game_id}:{seat}")
+
+
+def analysis_job(game_id: str, start: int) -> JobSpec:
+    return JobSpec(coach_store.ANALYSIS, SEARCH, f"{game_id}:{start}", {"from": start}, game_id=game_id,
+                   client=ANALYSIS_CLIENT)
+
+
+def _frame_state(worker: BotWorker, game_id: str, version: int) -> pg.GameState | None:
+    found = worker.game(game_id)
+    if found is None:
+        return None
+    for frame in found[1]:
+        if frame.version == version:
+            return frame.state
+    return None
+
+
+def do_hint(worker: BotWorker, job: Job) -> None:
+    """The hint for the job's seat at the job's version, from that seat's view only."""
+    assert job.game_id is not None and job.version is not None
+    seat = int(job.payload["seat"])
+    state = _frame_state(worker, job.game_id, job.version)
+    if state is None:
+        worker.queue.done(job, {"stale": True, "message": "the game has moved on"})
+        return
+    try:
+        advice = hint(state.view(seat), seed=hint_seed(job.game_id, seat, job.version), level=HINT_LEVEL,
+                      budget=HINT_BUDGET)
+    except NoHint as exc:
+        worker.queue.done(job, {"stale": True, "message": str(exc)})
+        return
+    worker.queue.done(job, advice.to_dict())
+
+
+def do_analysis(worker: BotWorker, job: Job) -> None:
+    """Judge the next few decisions of a finished game; store them; queue the rest or the result."""
+    assert job.game_id is not None
+    start = int(job.payload["from"])
+    found = worker.game(job.game_id)
+    if found is None:
+        worker.queue.done(job, {"skipped": "no such game"})
+        return
+    row, frames = found
+    final = frames[-1].state
+    analyser = Analyser(pg.GameConfig.from_dict(row.config), final.actions_taken(), seed=0,
+                        level=ANALYSIS_LEVEL, budget=ANALYSIS_BUDGET, min_samples=ANALYSIS_MIN_SAMPLES,
+                        horizon=ANALYSIS_HORIZON)
+    began = time.perf_counter()
+    judged: list[Decision] = []
+    n = start
+    while n < analyser.total and (not judged or time.perf_counter() - began < ANALYSIS_SLICE_S):
+        judged.append(analyser.judge(n))
+        n += 1
+    result: dict[str, Any] | None = None
+    if n >= analyser.total:
+        stored = coach_store.analysis_row(worker.engine, job.game_id)
+        earlier = [Decision.from_dict(d) for d in _loads(stored.decisions)] if stored else []
+        result = analyser.result(earlier + judged).to_dict()
+    coach_store.save_progress(worker.engine, job.game_id, start, [d.to_dict() for d in judged],
+                              analyser.total, result,
+                              None if result is not None else analysis_job(job.game_id, n), job.id)
+
+
+def _loads(text: str) -> list[dict[str, Any]]:
+    import json
+
+    data: list[dict[str, Any]] = json.loads(text)
+    return data
+
+
+#: added to the bot workers' handlers (bot_worker.HANDLERS)
+COACH_HANDLERS = {coach_store.HINT: do_hint, coach_store.ANALYSIS: do_analysis}

@@ -1,0 +1,172 @@
+"""The coach's tables: whether a game allows hints and how many, the hints each seat asked for,
+and each finished game's analysis (built a few decisions per job; see coach_jobs.py).
+
+Every function is blocking (SQLAlchemy Core); the routes call them from worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    func,
+    insert,
+    select,
+    update,
+)
+
+from . import db
+from .errors import ApiError
+from .jobs import JobSpec, enqueue
+
+#: a game's coach settings (no row: hints on, DEFAULT_HINTS_PER_SEAT)
+coach_games = Table(
+    "coach_games", db.metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("hints", Boolean, nullable=False),
+    Column("hints_per_seat", Integer, nullable=False),
+)
+
+#: one row per hint given: (game, seat, version) once, however often it is asked again
+hints = Table(
+    "hints", db.metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", "version"),
+)
+
+#: a finished game's analysis: progress while it is built, then the result (JSON)
+analyses = Table(
+    "analyses", db.metadata,
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("status", String(12), nullable=False),
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=True),
+    Column("decisions", Text, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("updated_at", Float, nullable=False),
+)
+
+DEFAULT_HINTS_PER_SEAT = 10
+HINT, ANALYSIS = "hint", "analysis"
+QUEUED, RUNNING, DONE = "queued", "running", "done"
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    enabled: bool
+    per_seat: int
+
+
+def set_options(engine: Engine, game_id: str, enabled: bool, per_seat: int) -> None:
+    with engine.begin() as conn:
+        conn.execute(insert(coach_games).values(game_id=game_id, hints=enabled, hints_per_seat=per_seat))
+
+
+def options(engine: Engine, game_id: str) -> HintOptions:
+    with engine.connect() as conn:
+        row = conn.execute(select(coach_games).where(coach_games.c.game_id == game_id)).first()
+    if row is None:
+        return HintOptions(True, DEFAULT_HINTS_PER_SEAT)
+    return HintOptions(bool(row.hints), int(row.hints_per_seat))
+
+
+def hint_key(game_id: str, seat: int, version: int) -> str:
+    return f"{game_id}:{seat}:{version}"
+
+
+def request_hint(engine: Engine, game_id: str, seat: int, version: int, limit: int, job: JobSpec) -> bool:
+    """Count the hint and enqueue its job in one transaction; False if this seat already asked at
+    this version (nothing is counted twice).
+
+    :raises ApiError: hint_limit, the seat has used all its hints.
+    """
+    h = hints.c
+    with engine.begin() as conn:
+        asked = select(h.seat).where(h.game_id == game_id, h.seat == seat, h.version == version)
+        if conn.execute(asked).first():
+            return False
+        used = conn.execute(select(func.count()).select_from(hints)
+                            .where(h.game_id == game_id, h.seat == seat)).scalar_one()
+        if used >= limit:
+            raise ApiError("hint_limit", f"seat {seat} has used all {limit} hints of this game")
+        conn.execute(insert(hints).values(game_id=game_id, seat=seat, version=version,
+                                          created_at=time.time()))
+        enqueue(conn, job)
+    return True
+
+
+def hints_used(engine: Engine, game_id: str) -> dict[int, int]:
+    """Hints each seat asked for (seats that asked none are left out)."""
+    h = hints.c
+    with engine.connect() as conn:
+        rows = conn.execute(select(h.seat, func.count().label("n")).where(h.game_id == game_id)
+                            .group_by(h.seat)).all()
+    return {int(r.seat): int(r.n) for r in rows}
+
+
+def job_outcome(engine: Engine, kind: str, key: str) -> tuple[str, Any] | None:
+    """(status, result) of a job, or None when there is none."""
+    j = db.jobs.c
+    with engine.connect() as conn:
+        row = conn.execute(select(j.status, j.result).where(j.kind == kind, j.key == key)).first()
+    if row is None:
+        return None
+    return str(row.status), (json.loads(row.result) if row.result else None)
+
+
+# ---------------------------------------------------------------- analyses
+def start_analysis(engine: Engine, game_id: str, job: JobSpec) -> None:
+    """Queue the game's analysis unless it exists (it is computed once per game)."""
+    with engine.begin() as conn:
+        if conn.execute(select(analyses.c.game_id).where(analyses.c.game_id == game_id)).first():
+            return
+        conn.execute(insert(analyses).values(game_id=game_id, status=QUEUED, done=0, total=None,
+                                             decisions="[]", result=None, updated_at=time.time()))
+        enqueue(conn, job)
+
+
+def analysis_row(engine: Engine, game_id: str) -> Any:
+    with engine.connect() as conn:
+        return conn.execute(select(analyses).where(analyses.c.game_id == game_id)).first()
+
+
+def save_progress(engine: Engine, game_id: str, start: int, decisions: list[dict[str, Any]], total: int,
+                  result: dict[str, Any] | None, next_job: JobSpec | None, done_job: int) -> bool:
+    """Store the decisions judged from ``start`` on (only if nobody else has: the update needs
+    ``done == start``), and either the result or the next job; finish this job. False if another
+    worker got there first."""
+    from .jobs import mark_done
+
+    a = analyses.c
+    with engine.begin() as conn:
+        row = conn.execute(select(a.decisions).where(a.game_id == game_id, a.done == start)).first()
+        if row is None:
+            mark_done(conn, done_job, {"skipped": "already judged"})
+            return False
+        every = json.loads(row.decisions) + decisions
+        changed = conn.execute(update(analyses).where(a.game_id == game_id, a.done == start).values(
+            status=DONE if result is not None else RUNNING, done=len(every), total=total,
+            decisions=json.dumps(every), result=None if result is None else json.dumps(result),
+            updated_at=time.time()))
+        if changed.rowcount != 1:
+            return False
+        if next_job is not None:
+            enqueue(conn, next_job)
+        mark_done(conn, done_job, {"judged": len(decisions)})
+    return True

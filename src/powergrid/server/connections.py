@@ -1,0 +1,220 @@
+"""Slow and half-open clients: a cap on each client's connections and a deadline for each request.
+
+uvicorn has no header timeout: a connection that sends half a request and then nothing holds a file
+descriptor for ever, and a few thousand of them (slowloris) exhaust the process's descriptors so
+that nobody else is answered. ``GuardedHttp`` wraps uvicorn's own HTTP protocol (``http=`` takes an
+import string) and adds, per connection:
+
+- a cap per client: a client (``clients.py``) with ``connections_per_client`` connections open has
+  further ones closed at once, before they cost more than the accept (trusted proxies are not
+  counted: the proxy limits its own clients, see ``docs/server.md``);
+- a request deadline: from the moment a connection waits for a request (it opened, or answered the
+  previous one) the request's headers and body must have arrived within ``header_timeout``
+  seconds, or the connection is closed. A WebSocket, once upgraded, is the socket's business
+  (first message within the same time, then pings).
+
+It also raises the soft limit on open files to the hard one (``raise_open_file_limit``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import resource
+import time
+from typing import Any
+
+from .clients import ClientAddresses
+from .limits import Limits
+
+log = logging.getLogger("powergrid.server")
+
+
+class ConnectionGuard:
+    """The process's open connections per client, and the settings the connections read."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.addresses: ClientAddresses = limits.addresses()
+        self.per_client = limits.connections_per_client if limits.on(limits.connections_per_client) else 0
+        self.timeout = limits.header_timeout
+        self.open: dict[str, int] = {}
+        self.refused = 0
+
+    def enter(self, host: str | None) -> tuple[bool, str | None]:
+        """Whether to admit the connection, and the client key it is counted under (None: not counted)."""
+        if not self.per_client or self.addresses.is_trusted(host):
+            return True, None
+        client = self.addresses.of_peer(host)
+        count = self.open.get(client, 0)
+        if count >= self.per_client:
+            self.refused += 1
+            if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                log.warning("%d connections refused: %s (and maybe others) holds %d open", self.refused,
+                            client, count)
+            return False, None
+        self.open[client] = count + 1
+        return True, client
+
+    def leave(self, client: str) -> None:
+        count = self.open.get(client, 0) - 1
+        if count > 0:
+            self.open[client] = count
+        else:
+            self.open.pop(client, None)
+
+
+_guard: ConnectionGuard | None = None
+
+
+def connection_guard() -> ConnectionGuard:
+    """This process's guard, from the POWERGRID_* variables (uvicorn's workers each build their own)."""
+    global _guard
+    if _guard is None:
+        _guard = ConnectionGuard(Limits())
+    return _guard
+
+
+def raise_open_file_limit() -> int:
+    """Raise the soft limit on open files to the hard limit; the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def uvicorn_options(settings: Any) -> dict[str, Any]:
+    """What ``powergrid serve`` passes to uvicorn for slow clients, sizes and client addresses."""
+    return {
+        "http": "powergrid.server.connections:GuardedHttp",
+        # clients.py reads the trusted proxy's header itself (uvicorn's would trust 127.0.0.1 by default)
+        "proxy_headers": False,
+        # the app refuses messages over max_body_bytes with an error first; frames far beyond are cut here
+        "ws_max_size": 4 * settings.max_body_bytes,
+        "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
+        "timeout_keep_alive": 5,
+    }
+
+
+_MISSING = object()
+
+
+def _waiting_for_client(protocol: Any) -> bool:
+    """Whether uvicorn's HTTP protocol is waiting for (the rest of) a request from the client."""
+    cycle: Any = getattr(protocol, "cycle", _MISSING)
+    if cycle is _MISSING:
+        return False  # upgraded to a WebSocket (or not an HTTP protocol)
+    return cycle is None or bool(cycle.response_complete) or bool(getattr(cycle, "more_body", False))
+
+
+class _Relay:
+    """The transport as the wrapped protocol sees it: writes and protocol switches are noticed."""
+
+    def __init__(self, transport: Any, owner: GuardedHttp) -> None:
+        self._transport = transport
+        self._owner = owner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._transport.write(data)
+        self._owner.check_soon()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._owner.inner = protocol  # the WebSocket upgrade: the real transport keeps calling us
+        self._owner.check_soon()
+
+    def get_protocol(self) -> Any:
+        return self._owner.inner
+
+
+class GuardedHttp(asyncio.Protocol):
+    """uvicorn's HTTP protocol (httptools or h11) under the connection cap and request deadline."""
+
+    def __init__(self, config: Any, server_state: Any, app_state: Any,
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol as http_protocol
+
+        protocol_class: Any = http_protocol  # httptools if installed, else h11
+        self.loop = _loop or asyncio.get_event_loop()
+        self.guard = connection_guard()
+        self.inner: Any = protocol_class(config=config, server_state=server_state, app_state=app_state,
+                                           _loop=_loop)
+        self.transport: Any = None
+        self.client: str | None = None
+        self.waiting_since: float | None = None
+        self.deadline: asyncio.TimerHandle | None = None
+        self.check_pending = False
+        self.refused = False
+
+    # ------------------------------------------------------------------ asyncio.Protocol
+    def connection_made(self, transport: Any) -> None:  # uvloop's transports are not asyncio's classes
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple | list) and peer else None
+        admitted, self.client = self.guard.enter(host)
+        if not admitted:
+            self.refused = True
+            transport.abort()  # frees the descriptor now; the client sees a reset
+            return
+        self.inner.connection_made(_Relay(transport, self))
+        self.check()
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
+        self.inner.data_received(data)
+        self.check()
+
+    def eof_received(self) -> bool | None:
+        if self.refused:
+            return None
+        return self.inner.eof_received()  # type: ignore[no-any-return]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel()
+        if self.client is not None:
+            self.guard.leave(self.client)
+            self.client = None
+        if not self.refused:
+            self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    # ------------------------------------------------------------------ the deadline
+    def check_soon(self) -> None:
+        """After a write: the response may complete in the same step, so look once it has."""
+        if not self.check_pending:
+            self.check_pending = True
+            self.loop.call_soon(self.check)
+
+    def check(self) -> None:
+        self.check_pending = False
+        if self.transport is None or self.transport.is_closing() or self.guard.timeout <= 0:
+            return
+        if not _waiting_for_client(self.inner):
+            self._cancel()
+        elif self.waiting_since is None:
+            self.waiting_since = time.monotonic()
+            self.deadline = self.loop.call_later(self.guard.timeout, self._expire)
+
+    def _cancel(self) -> None:
+        self.waiting_since = None
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _expire(self) -> None:
+        self.deadline = None
+        if self.transport is not None and not self.transport.is_closing() and _waiting_for_client(self.inner):
+            self.transport.close()
+        self.waiting_since = None

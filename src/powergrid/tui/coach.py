@@ -1,0 +1,50 @@
+"""`hint` at a terminal prompt: the coach's advice for the seat to act, from its view only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..coach import Hint, hint
+from ..rules import GameState
+
+
+def ask_coach(state: GameState, seat: int, seed: int, level: str = "default") -> Hint:
+    """The hint for ``seat`` (its view only; the seed makes it repeatable)."""
+    return hint(state.view(seat), seed=seed, level=level)
+
+
+def hints_in_record(data: Any, players: int) -> dict[int, int]:
+    """The hints each seat used, from a saved game's ``"hints"`` (malformed entries are ignored)."""
+    hints = data.get("hints") if isinstance(data, dict) else None
+    if not isinstance(hints, dict):
+        return {}
+    out = {}
+    for seat, n in hints.items():
+        if isinstance(seat, str) and seat.isdigit() and int(seat) < players and isinstance(n, int) and n > 0:
+            out[int(seat)] = n
+    return out
+
+
+def hint_panel(advice: Hint) -> Panel:
+    """The suggestion, its reason, and the next best choices with their chances to win."""
+    head = Text("Suggested: ", style="bold")
+    head.append(str(advice.action), style="bold green")
+    head.append(f"   (estimated chance to win {advice.win_chance:.0%})", style="dim")
+    parts: list[Text | Table] = [head, Text(advice.reason)]
+    if advice.alternatives:
+        table = Table(show_header=True, header_style="dim", box=None, padding=(0, 2))
+        table.add_column("plan")
+        table.add_column("starts with")
+        table.add_column("chance to win", justify="right")
+        if advice.best is not None:
+            table.add_row(Text(advice.best.plan, style="green"), str(advice.best.action),
+                          f"{advice.best.win_chance:.0%}")
+        for choice in advice.alternatives:
+            table.add_row(choice.plan, str(choice.action), f"{choice.win_chance:.0%}")
+        parts.append(table)
+    return Panel(Group(*parts), title="hint", border_style="green")

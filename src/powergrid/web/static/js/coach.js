@@ -1,0 +1,180 @@
+// The coach in the browser: a Hint button at the player's decision (the suggestion drawn on the
+// board, the plant market and the resource market), and a finished game's analysis.
+import { lineChart } from "./charts.js";
+import { api, h, playerChip, toast } from "./common.js";
+
+const HINT_MARK = "coach-hint";
+const POLL_MS = 700;
+
+function gamePath(gameId, tail) {
+  return `/api/games/${encodeURIComponent(gameId)}/${tail}`;
+}
+
+/** Take the previous suggestion off the board and the markets. */
+export function clearHintMarks() {
+  for (const node of document.querySelectorAll(`.${HINT_MARK}`)) node.classList.remove(HINT_MARK);
+}
+
+/** Draw a hint's suggestion: its cities on the board, its plants, its resources. */
+function markHint(show) {
+  clearHintMarks();
+  if (!show) return;
+  for (const city of show.cities || []) {
+    document.querySelector(`#board [data-city="${CSS.escape(city)}"]`)?.classList.add(HINT_MARK);
+  }
+  for (const plant of show.plants || []) {
+    for (const card of document.querySelectorAll(`#plant-market [data-plant="${plant}"], #decision [data-plant="${plant}"], #players [data-plant="${plant}"]`)) {
+      card.classList.add(HINT_MARK);
+    }
+  }
+  for (const res of Object.keys(show.resources || {})) {
+    document.querySelector(`#resource-market [data-resource="${res}"]`)?.classList.add(HINT_MARK);
+  }
+}
+
+function percent(x) {
+  return `${Math.round(100 * x)}%`;
+}
+
+function hintCard(hint, act) {
+  const best = hint.best || { plan: hint.action, win_chance: hint.win_chance };
+  const rows = [best, ...(hint.alternatives || [])].map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
+    h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance))));
+  return h("div", { class: "coach-card", role: "status" },
+    h("div", { class: "coach-action" }, "Suggested: ", h("b", { class: "coach-move" }, hint.action)),
+    h("p", { class: "coach-reason" }, hint.reason),
+    h("table", { class: "coach-alternatives" },
+      h("thead", {}, h("tr", {}, h("th", {}, "plan"), h("th", { class: "num" }, "chance to win"))),
+      h("tbody", {}, ...rows)),
+    act ? h("button", { type: "button", class: "btn small primary", onclick: () => act(hint.action) }, `Play ${hint.action}`) : null);
+}
+
+/**
+ * The Hint button for the seat to act (ctx: {gameId, seat, version, token, act}).
+ * Shows how many hints are left; hidden when the game's hints are off.
+ */
+export function hintBox(ctx) {
+  clearHintMarks();
+  const box = h("div", { class: "coach-box", "data-version": ctx.version });
+  const button = h("button", { type: "button", class: "btn small secondary coach-button", disabled: true }, "Hint");
+  const left = h("span", { class: "muted coach-left" });
+  const answer = h("div", { class: "coach-answer" });
+  box.append(h("div", { class: "coach-bar" }, button, left), answer);
+  const path = gamePath(ctx.gameId, "hints");
+  const current = () => box.isConnected;
+
+  function showStatus(status) {
+    if (!status.enabled) {
+      box.hidden = true;
+      return;
+    }
+    left.textContent = `${status.left} of ${status.per_seat} hints left`;
+    button.disabled = status.left <= 0 && status.status !== "done";
+    if (status.status === "done" && status.hint) {
+      answer.replaceChildren(hintCard(status.hint, ctx.act));
+      markHint(status.hint.show);
+      button.disabled = true;
+    } else if (status.status === "pending") {
+      answer.replaceChildren(h("p", { class: "muted coach-wait" }, "The coach is thinking…"));
+      setTimeout(poll, POLL_MS);
+    } else if (status.status === "stale") {
+      answer.replaceChildren(h("p", { class: "muted" }, "The game moved on before the hint was ready."));
+    }
+  }
+
+  async function poll() {
+    if (!current()) return;
+    try {
+      showStatus(await api(`${path}?seat=${ctx.seat}`, { token: ctx.token }));
+    } catch (err) {
+      if (err.status === 404) box.hidden = true; // a server without the coach
+      /* otherwise the next redraw asks again */
+    }
+  }
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    answer.replaceChildren(h("p", { class: "muted coach-wait" }, "The coach is thinking…"));
+    try {
+      const status = await api(path, { method: "POST", token: ctx.token, body: { seat: ctx.seat, version: ctx.version } });
+      if (current()) showStatus(status);
+    } catch (err) {
+      answer.replaceChildren();
+      button.disabled = false;
+      const words = { hint_limit: "You have used all your hints.", hints_off: "Hints are off in this game." };
+      toast(words[err.code] || `No hint: ${err.message}`, "error", 5000);
+      if (err.code === "hint_limit") poll();
+    }
+  });
+  setTimeout(poll, 0); // once the box is on the page
+  return box;
+}
+
+/**
+ * A finished game's analysis (the end screen, the replay viewer): start it, watch its progress,
+ * show it. options.onJump(step), when given, makes each costly decision a link to its position.
+ */
+export function analysisPanel(gameId, players, options = {}) {
+  const box = h("section", { class: "coach-analysis", "aria-label": "Analysis" }, h("h3", {}, "Analysis"));
+  const body = h("div", {});
+  box.append(body);
+  const path = gamePath(gameId, "analysis");
+
+  function show(data) {
+    if (data.status === "none") {
+      body.replaceChildren(
+        h("p", { class: "hint" }, "The coach can replay the game and find each player's costliest decisions."),
+        h("button", { type: "button", class: "btn small secondary coach-analyse", onclick: start }, "Analyse the game"));
+      return;
+    }
+    if (data.status !== "done") {
+      const done = data.progress ? data.progress.done : 0;
+      const total = data.progress && data.progress.total ? data.progress.total : null;
+      body.replaceChildren(
+        h("p", { class: "muted" }, total ? `Judging decisions: ${done} of ${total}` : "Waiting for a worker…"),
+        h("progress", { class: "coach-progress", max: total || 1, value: total ? done : 0 }));
+      setTimeout(load, 1000);
+      return;
+    }
+    const analysis = data.analysis;
+    const series = analysis.chances.map((entry) => entry.chances.map((c) => Math.round(100 * c)));
+    const rows = [];
+    for (let seat = 0; seat < players; seat++) {
+      const worst = analysis.costliest[String(seat)] || [];
+      if (!worst.length) rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", { colspan: 4, class: "muted" }, "no decision cost a clear amount")));
+      for (const d of worst) {
+        const when = options.onJump
+          ? h("button", { type: "button", class: "linkish coach-jump", "data-step": d.at, title: "Show this position", onclick: () => options.onJump(d.at) }, `round ${d.round}, ${d.phase}`)
+          : `round ${d.round}, ${d.phase}`;
+        rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", {}, when),
+          h("td", {}, d.done), h("td", {}, d.preferred), h("td", { class: "num" }, `−${percent(d.cost)}`)));
+      }
+    }
+    body.replaceChildren(
+      lineChart("Chance to win (%) at the start of each round", series, players),
+      h("table", { class: "coach-costliest" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "When"), h("th", {}, "Done"), h("th", {}, "The search preferred"), h("th", { class: "num" }, "Cost"))),
+        h("tbody", {}, ...rows)));
+  }
+
+  async function load() {
+    if (!box.isConnected) return;
+    try {
+      show(await api(path));
+    } catch (err) {
+      if (err.status === 404) box.hidden = true; // a server without the coach
+      else body.replaceChildren(h("p", { class: "muted" }, `No analysis: ${err.message}`));
+    }
+  }
+
+  async function start() {
+    try {
+      show(await api(path, { method: "POST" }));
+    } catch (err) {
+      toast(`No analysis: ${err.message}`, "error", 5000);
+    }
+  }
+
+  setTimeout(load, 0);
+  return box;
+}

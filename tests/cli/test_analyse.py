@@ -1,0 +1,50 @@
+"""`powergrid analyse`: chances by round and costliest decisions in Rich tables; JSON out; bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import powergrid as pg
+from powergrid.bots import heuristic
+from powergrid.cli.common import game_record
+from powergrid.cli.main import _register, app
+
+_register()
+runner = CliRunner()
+
+
+def short_game(tmp_path: Path) -> Path:
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=3))
+    rng = random.Random(3)
+    while state.round < 3:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        state.apply(heuristic.decide(state, seat, legal) if seat == 0 else rng.choice(legal))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_record(state, [])), encoding="utf-8")
+    return path
+
+
+def test_analyse_prints_chances_and_decisions_and_writes_json(tmp_path: Path) -> None:
+    game = short_game(tmp_path)
+    out = tmp_path / "analysis.json"
+    result = runner.invoke(app, ["analyse", str(game), "--level", "fast", "--seed", "2", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "chance to win" in result.output and "costliest decisions" in result.output
+    assert "P0" in result.output and "P1" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["format"] == "powergrid.analysis" and data["seed"] == 2 and data["level"] == "fast"
+    assert [e["round"] for e in data["chances"]] == [1, 2, 3]
+
+
+def test_analyse_refuses_bad_input(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["analyse", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+    game = short_game(tmp_path)
+    level = runner.invoke(app, ["analyse", str(game), "--level", "grandmaster"])
+    assert level.exit_code == 2 and "no level" in level.output

@@ -1,0 +1,69 @@
+"""`hint` at a terminal prompt: the coach's suggestion, which the player can then type; the saved
+record counts the hints each seat asked for."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import powergrid as pg
+from powergrid.sim.records import load_game_record
+
+pexpect = pytest.importorskip("pexpect")
+
+BIN = Path(sys.executable).parent / "powergrid"
+
+
+def spawn(*args: str):  # type: ignore[no-untyped-def]
+    if BIN.exists():
+        command, argv = str(BIN), list(args)
+    else:  # pragma: no cover - an install without the console script
+        command, argv = sys.executable, ["-c", "from powergrid.cli.main import main; main()", *args]
+    env = {"PATH": "/usr/bin:/bin", "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "130", "LINES": "50",
+           "PYTHONIOENCODING": "utf-8", "HOME": str(Path.home())}
+    if "PYTHONPATH" in os.environ:  # a source checkout run without installing
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return pexpect.spawn(command, argv, env=env, encoding="utf-8", timeout=60, dimensions=(50, 130))
+
+
+def test_hint_suggests_a_legal_move_that_can_be_played_and_is_counted(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    child = spawn("play", "--players", "2", "--bots", "random", "--seed", "3", "--save", str(save))
+    child.expect(r"P0 auction> ")  # with this seed, P0 opens the first auction
+    child.sendline("hint")
+    child.expect(r"Suggested: (?:\x1b\[[0-9;]*m)*(open \d+ \d+)")  # Rich may style it
+    suggestion = child.match.group(1)
+    child.expect("chance to win")
+    child.expect(r"P0 auction> ")
+    child.sendline(suggestion)
+    child.expect(": " + re.escape(suggestion))
+    child.expect([r"P\d \w+> ", "amount> "])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["hints"] == {"0": 1}
+    state = load_game_record(saved).replay()
+    assert str(state.actions_taken()[0]) == suggestion
+    assert pg.parse_action(suggestion).kind == "open"
+
+    # resumed, the count carries on
+    child = spawn("play", "--resume", str(save))
+    child.expect([r"P0 \w+> ", "amount> "])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert json.loads(save.read_text(encoding="utf-8"))["hints"] == {"0": 1}
+
+
+def test_hints_in_a_record_are_read_carefully() -> None:
+    from powergrid.tui.coach import hints_in_record
+
+    assert hints_in_record({"hints": {"0": 2, "1": 1}}, 2) == {0: 2, 1: 1}
+    assert hints_in_record({"hints": {"7": 2, "x": 1, "1": -3, "0": "many"}}, 2) == {}
+    assert hints_in_record({"hints": [1, 2]}, 2) == {} and hints_in_record([], 2) == {}

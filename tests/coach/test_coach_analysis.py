@@ -1,0 +1,82 @@
+"""The analysis of a game: chances after every round, costliest decisions, exact replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import powergrid as pg
+from powergrid.bots import heuristic
+from powergrid.coach import Analysis, analyse
+from powergrid.coach.analysis import plan_of, split_turns
+
+BUDGET = 150
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[pg.GameConfig, list[pg.Action]]:
+    """The first three rounds of a 2-player game: a heuristic against a careless player."""
+    config = pg.GameConfig(map="germany", players=2, seed=17)
+    state = pg.new_game(config)
+    rng = random.Random(5)
+    while state.round < 4:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        state.apply(heuristic.decide(state, seat, legal) if seat == 0 or rng.random() < 0.6
+                    else rng.choice(legal))
+    return config, state.actions_taken()
+
+
+@pytest.fixture(scope="module")
+def analysis(game: tuple[pg.GameConfig, list[pg.Action]]) -> Analysis:
+    config, actions = game
+    return analyse(config, actions, seed=3, budget=BUDGET)
+
+
+def test_analysis_replays_exactly(game: tuple[pg.GameConfig, list[pg.Action]], analysis: Analysis) -> None:
+    config, actions = game
+    again = analyse(config, [str(a) for a in actions], seed=3, budget=BUDGET)
+    assert again.to_dict() == analysis.to_dict()
+    assert Analysis.from_dict(analysis.to_dict()).to_dict() == analysis.to_dict()
+
+
+def test_chances_after_every_round(analysis: Analysis) -> None:
+    assert [r for r, _ in analysis.chances] == [1, 2, 3, 4]
+    for _, chances in analysis.chances:
+        assert sum(chances) == pytest.approx(1.0)
+
+
+def test_costliest_decisions(analysis: Analysis) -> None:
+    assert {d.seat for d in analysis.decisions} == {0, 1}
+    for seat in (0, 1):
+        worst = analysis.costliest(seat)
+        assert len(worst) <= 3
+        assert all(d.seat == seat and d.cost > 2 * d.noise for d in worst)
+        assert [d.cost for d in worst] == sorted((d.cost for d in worst), reverse=True)
+        for d in worst:
+            assert d.done != d.preferred and d.chance_preferred > d.chance_done
+    # the careless player gave away more than the heuristic
+    total = [sum(d.cost for d in analysis.decisions if d.seat == s and d.clear) for s in (0, 1)]
+    assert total[1] > total[0]
+
+
+def test_what_was_done_is_one_plan_per_turn(game: tuple[pg.GameConfig, list[pg.Action]]) -> None:
+    config, actions = game
+    turns, chances, final = split_turns(config, actions)
+    assert sum(len(t.actions) for t in turns) == len(actions)
+    for turn in turns:
+        plan = plan_of(turn)
+        if turn.start.phase_name == "auction" and turn.start.discard_seat < 0:
+            assert plan[0] in ("limit", "pass")
+        if turn.start.phase_name == "build":
+            assert plan == ("seq", tuple(turn.actions))
+    assert final.round == 4
+
+
+def test_progress_is_reported(game: tuple[pg.GameConfig, list[pg.Action]]) -> None:
+    config, actions = game
+    seen: list[tuple[int, int]] = []
+    analyse(config, actions[:40], seed=1, budget=50, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] > 0

@@ -1,0 +1,131 @@
+"""Hints: legal for the asking seat, read only the view (never the deck), deterministic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import powergrid as pg
+from powergrid.bots import heuristic
+from powergrid.coach import NoHint, hint
+from powergrid.rules.catalog import STEP3
+
+BUDGET = 200  # forward-model calls: a quick hint (the search still samples 4 decks)
+
+
+def heuristic_game(config: pg.GameConfig, decisions: int) -> pg.GameState:
+    state = pg.new_game(config)
+    while not state.is_over and state.decisions < decisions:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(heuristic.decide(state, seat, state.legal_actions()))
+    return state
+
+
+def positions(config: pg.GameConfig, every: int, count: int) -> list[pg.GameState]:
+    """Copies of one heuristic game at every ``every``-th decision."""
+    state = pg.new_game(config)
+    out = []
+    while not state.is_over and len(out) < count:
+        if state.decisions % every == 0:
+            out.append(state.clone())
+        seat = state.current_player
+        assert seat is not None
+        state.apply(heuristic.decide(state, seat, state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("config", [pg.GameConfig(map="germany", players=3, seed=5),
+                                    pg.GameConfig(map="usa", players=5, seed=8)])
+def test_hint_is_a_legal_action_for_the_asking_seat(config: pg.GameConfig) -> None:
+    phases = set()
+    for state in positions(config, every=23, count=14):
+        seat = state.current_player
+        assert seat is not None
+        advice = hint(state.view(seat), seed=3, budget=BUDGET)
+        assert advice.seat == seat
+        assert advice.action in state.legal_actions(), (state, advice.action)
+        assert advice.reason and advice.reason[0].isupper()
+        assert 0.0 <= advice.win_chance <= 1.0
+        for other in advice.alternatives:
+            assert other.action in state.legal_actions()
+        phases.add(state.phase_name)
+    assert len(phases) >= 3  # auction, purchases, building... not one phase only
+
+
+def shuffled_hidden_deck(state: pg.GameState, rng: random.Random) -> pg.GameState:
+    """The same game with the cards nobody may see (hidden deck, removed plants) reordered."""
+    other = state.clone()
+    deck = other.deck
+    hidden_end = len(deck) - other.known_top
+    spots = [i for i in range(other.known_bottom, hidden_end) if deck[i] != STEP3]
+    cards = [deck[i] for i in spots] + list(other.removed)
+    rng.shuffle(cards)
+    for i, card in zip(spots, cards, strict=False):
+        deck[i] = card
+    other.removed = tuple(cards[len(spots):])
+    return other
+
+
+def test_hint_never_depends_on_the_hidden_deck() -> None:
+    state = heuristic_game(pg.GameConfig(map="germany", players=4, seed=21), 60)
+    while state.phase_name != "auction" or len(state.legal_actions()) < 3:  # a decision with choices
+        seat = state.current_player
+        assert seat is not None
+        state.apply(heuristic.decide(state, seat, state.legal_actions()))
+    other = shuffled_hidden_deck(state, random.Random(4))
+    assert other.deck != state.deck or other.removed != state.removed
+    seat = state.current_player
+    assert seat is not None
+    assert other.view(seat) == state.view(seat)
+    first = hint(state.view(seat), seed=9, budget=BUDGET)
+    second = hint(other.view(seat), seed=9, budget=BUDGET)
+    assert first.to_dict() == second.to_dict()
+    # ...and the seed is what the samples depend on
+    assert hint(state.view(seat), seed=9, budget=BUDGET).to_dict() == first.to_dict()
+
+
+def test_an_auction_hint_names_the_plant_in_the_game_words() -> None:
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=2))
+    seat = state.current_player
+    assert seat is not None
+    advice = hint(state.view(seat), seed=1, budget=BUDGET)
+    assert advice.action.kind == "open"
+    assert advice.plants == [advice.action.plant]
+    assert f"Plant {advice.action.plant}" in advice.reason
+    assert "powers" in advice.reason and "cit" in advice.reason
+    data = advice.to_dict()
+    assert data["action"] == str(advice.action) and data["show"]["plants"] == [advice.action.plant]
+    assert 2 <= len(advice.alternatives) <= 3
+
+
+def test_build_hint_shows_the_cities() -> None:
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=6))
+    while not (state.phase_name == "build" and len(state.legal_actions()) > 1):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(heuristic.decide(state, seat, state.legal_actions()))
+    seat = state.current_player
+    assert seat is not None
+    advice = hint(state.view(seat), seed=1, budget=BUDGET)
+    if advice.action.kind == "build":
+        assert advice.cities and advice.cities[0] == advice.action.city
+        assert all(name in advice.reason for name in advice.cities)
+    else:
+        assert advice.cities == [] and "nothing" in advice.reason
+
+
+def test_no_hint_for_another_seat_or_a_finished_game() -> None:
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=2))
+    seat = state.current_player
+    assert seat is not None
+    with pytest.raises(NoHint):
+        hint(state.view((seat + 1) % 3), budget=BUDGET)
+    with pytest.raises(ValueError, match="level"):
+        hint(state.view(seat), level="grandmaster")
+    rng = random.Random(1)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(NoHint, match="over"):
+        hint(state.view(0), budget=BUDGET)

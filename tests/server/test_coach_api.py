@@ -1,0 +1,164 @@
+"""The coach on the server: hints as bot-worker jobs (legal, limited, switchable, counted in the
+record) and a finished game's analysis with its progress."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import powergrid as pg
+
+pytest.importorskip("powergrid.server.jobs", reason="the bot workers' job queue is not merged yet")
+from powergrid.server import coach_jobs, coach_store, create_app  # noqa: E402
+
+if not any(getattr(r, "path", "") == "/api/games/{game_id}/hints" for r in create_app().routes):
+    pytest.skip("the coach's routes are not mounted in the app yet (coach_routes.add_coach_routes)",
+                allow_module_level=True)
+
+from .conftest import auth, create, error_code, true_state  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def small_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quick searches, so the tests stay short (the levels are measured in benchmarks/)."""
+    monkeypatch.setattr(coach_jobs, "HINT_LEVEL", "fast")
+    monkeypatch.setattr(coach_jobs, "HINT_BUDGET", 100)
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_LEVEL", "fast")
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_BUDGET", 0)
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_MIN_SAMPLES", 1)
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_HORIZON", 1)
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_SLICE_S", 0.3)
+
+
+def ask(client: TestClient, gid: str, seat: int, token: str, version: int | None = None) -> Any:
+    body: dict[str, Any] = {"seat": seat}
+    if version is not None:
+        body["version"] = version
+    return client.post(f"/api/games/{gid}/hints", json=body, headers=auth(token))
+
+
+def wait_hint(client: TestClient, gid: str, seat: int, token: str, answer: dict[str, Any]) -> dict[str, Any]:
+    deadline = time.monotonic() + 60
+    while answer["status"] == "pending" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        answer = client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(token)).json()
+    return answer
+
+
+def human_game(client: TestClient, **extra: Any) -> tuple[str, list[str]]:
+    game = create(client, 2, [{"kind": "human"}, {"kind": "human"}], seed=5, **extra)
+    return game["game_id"], [s["token"] for s in game["seats"]]
+
+
+def test_a_hint_is_legal_for_the_asking_seat_and_counted_once(client: TestClient) -> None:
+    gid, tokens = human_game(client)
+    state = true_state(client, gid)
+    seat = state.current_player
+    before = client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()
+    assert before == {"enabled": True, "per_seat": 10, "used": 0, "left": 10, "version": 0,
+                      "status": "none", "hint": None}
+    answer = wait_hint(client, gid, seat, tokens[seat], ask(client, gid, seat, tokens[seat], 0).json())
+    assert answer["status"] == "done" and answer["used"] == 1 and answer["left"] == 9
+    hint = answer["hint"]
+    assert pg.parse_action(hint["action"]) in state.legal_actions()
+    assert hint["reason"] and hint["show"]["plants"]
+    # asked again at the same position: the same hint, not counted again
+    again = ask(client, gid, seat, tokens[seat]).json()
+    assert again["hint"] == hint and again["used"] == 1
+    # play the suggestion: it is accepted
+    r = client.post(f"/api/games/{gid}/actions", json={"seat": seat, "action": hint["action"], "version": 0},
+                    headers=auth(tokens[seat]))
+    assert r.status_code == 200, r.text
+    # the record (which reports hints) waits for the end of the game; the count is kept meanwhile
+    engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
+    assert coach_store.hints_used(engine, gid) == {seat: 1}
+
+
+def test_hints_refuse_the_wrong_seat_token_turn_and_version(client: TestClient) -> None:
+    gid, tokens = human_game(client)
+    seat = true_state(client, gid).current_player
+    other = 1 - seat
+    assert error_code(ask(client, gid, seat, tokens[other])) == "wrong_token"
+    assert error_code(client.post(f"/api/games/{gid}/hints", json={"seat": seat})) == "missing_token"
+    assert error_code(ask(client, gid, other, tokens[other])) == "not_your_turn"
+    assert error_code(ask(client, gid, seat, tokens[seat], version=3)) == "stale_version"
+    assert error_code(client.post(f"/api/games/{gid}/hints", json={"seat": seat, "extra": 1},
+                                  headers=auth(tokens[seat]))) == "malformed_request"
+    assert client.get(f"/api/games/{gid}/hints?seat={other}", headers=auth(tokens[other])).json()["used"] == 0
+
+
+def test_hints_can_be_switched_off_and_are_limited_per_seat(client: TestClient) -> None:
+    gid, tokens = human_game(client, hints=False)
+    seat = true_state(client, gid).current_player
+    r = ask(client, gid, seat, tokens[seat])
+    assert r.status_code == 403 and error_code(r) == "hints_off"
+    status = client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()
+    assert status["enabled"] is False and status["left"] == 0
+
+    gid, tokens = human_game(client, hints_per_seat=1)
+    seat = true_state(client, gid).current_player
+    wait_hint(client, gid, seat, tokens[seat], ask(client, gid, seat, tokens[seat]).json())
+    legal = true_state(client, gid).legal_actions()
+    r = client.post(f"/api/games/{gid}/actions", json={"seat": seat, "action": str(legal[0]), "version": 0},
+                    headers=auth(tokens[seat]))
+    assert r.status_code == 200
+    state = true_state(client, gid)
+    if state.current_player == seat:
+        r = ask(client, gid, seat, tokens[seat])
+        assert r.status_code == 429 and error_code(r) == "hint_limit"
+    too_many = client.post("/api/games", json={"players": 2, "hints_per_seat": 500})
+    assert error_code(too_many) == "invalid_config"
+
+
+def test_a_public_game_has_hints_off_unless_asked_for() -> None:
+    from powergrid.server.coach_routes import hint_options
+    from powergrid.server.schemas import CreateGame
+
+    private = CreateGame(players=2)
+    assert hint_options(private) == (True, 10)
+    if "public" in CreateGame.model_fields:
+        assert hint_options(CreateGame(players=2, public=True)) == (False, 10)
+        assert hint_options(CreateGame(players=2, public=True, hints=True, hints_per_seat=3)) == (True, 3)
+
+
+def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> None:
+    game = create(client, 2, [{"kind": "bot", "bot": "heuristic"}] * 2, seed=3)
+    gid = game["game_id"]
+    assert client.get(f"/api/games/{gid}/analysis").json()["status"] == "none"
+    deadline = time.monotonic() + 60
+    while not true_state(client, gid).is_over:
+        r = client.post(f"/api/games/{gid}/analysis")
+        if r.status_code == 409:
+            assert error_code(r) == "game_not_over"
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    started = client.post(f"/api/games/{gid}/analysis")
+    assert started.status_code == 202 and started.json()["status"] in ("queued", "running", "done")
+    seen_progress = False
+    deadline = time.monotonic() + 120
+    while True:
+        data = client.get(f"/api/games/{gid}/analysis").json()
+        if data["status"] == "running" and data["progress"]["total"]:
+            seen_progress = 0 < data["progress"]["done"] < data["progress"]["total"] or seen_progress
+        if data["status"] == "done":
+            break
+        assert time.monotonic() < deadline, data
+        time.sleep(0.1)
+    assert seen_progress
+    analysis = data["analysis"]
+    final = true_state(client, gid)
+    assert analysis["winners"] == list(final.winners)
+    assert len(analysis["decisions"]) == data["progress"]["total"] == data["progress"]["done"]
+    assert analysis["chances"][-1]["chances"] == [1.0 if s in final.winners else 0.0 for s in range(2)]
+    # started again: the same analysis, no new work
+    assert client.post(f"/api/games/{gid}/analysis").json()["analysis"] == analysis
+    # the same as the engine's analysis of the record, at the same settings (deterministic replay)
+    from powergrid.coach import Analyser
+
+    local = Analyser(final.config, final.actions_taken(), seed=0, level="fast", budget=0, min_samples=1,
+                     horizon=1)
+    assert local.result([local.judge(n) for n in range(local.total)]).to_dict() == analysis
+    assert client.get("/api/games/nope/analysis").status_code == 404
