@@ -18,7 +18,7 @@ const BOT_WORDS = {
   "mcts:strong": "plan search, strong (slow)",
 };
 
-const FALLBACK_BOTS = ["heuristic", "random", "greedy", "pimc:fast", "pimc", "pimc:strong"];
+const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong"];
 
 const form = {
   maps: ["germany", "usa"],
