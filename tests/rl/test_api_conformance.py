@@ -37,3 +37,11 @@ def test_registered_gymnasium_id() -> None:
     obs, info = env.reset(seed=4)
     assert env.observation_space.contains(obs)
     assert info["view"].seat == 0
+
+
+def test_the_checkers_pass_with_compact_bids_and_ranking_rewards() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rl.env(seed=3, bids="compact", reward="rank_shaped"), num_cycles=100)
+        seed_test(lambda: rl.env(bids="compact", reward="rank"), num_cycles=60)
+        check_env(rl.SingleAgentEnv(seed=2, bids="compact", reward="rank_shaped", view_in_info=False))
