@@ -23,7 +23,7 @@ from .play import play
 @pytest.fixture
 def client(tmp_path) -> TestClient:  # type: ignore[no-untyped-def]
     settings = Settings(database_url=f"sqlite:///{tmp_path}/games.db", redis_url=None, snapshot_every=20,
-                        bot_delay=0.0, bot_threads=2, limits=Limits(requests_per_second=0))
+                        bot_pace_ms=0, limits=Limits(requests_per_second=0))
     with TestClient(create_app(settings)) as c:
         yield c
 

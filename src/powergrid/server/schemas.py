@@ -39,6 +39,9 @@ class CreateGame(BaseModel):
     public: bool = Field(False, description="false (private): only the seat links join; true: the lobby "
                                             "lists the game and its open seats")
     seats: list[SeatSpec] | None = Field(None, max_length=6, description="one per player; null: all human")
+    bot_pace_ms: int | None = Field(None, ge=0, le=60_000,
+                                    description="pause before each bot move (bounded by the server); "
+                                                "null: the server's default with a person seated, 0 without")
 
 
 class PostAction(BaseModel):

@@ -87,7 +87,8 @@ export function hintBox(ctx) {
     try {
       showStatus(await api(`${path}?seat=${ctx.seat}`, { token: ctx.token }));
     } catch (err) {
-      /* the next redraw asks again */
+      if (err.status === 404) box.hidden = true; // a server without the coach
+      /* otherwise the next redraw asks again */
     }
   }
 
@@ -109,8 +110,11 @@ export function hintBox(ctx) {
   return box;
 }
 
-/** A finished game's analysis for the end screen: start it, watch its progress, show it. */
-export function analysisPanel(gameId, players) {
+/**
+ * A finished game's analysis (the end screen, the replay viewer): start it, watch its progress,
+ * show it. options.onJump(step), when given, makes each costly decision a link to its position.
+ */
+export function analysisPanel(gameId, players, options = {}) {
   const box = h("section", { class: "coach-analysis", "aria-label": "Analysis" }, h("h3", {}, "Analysis"));
   const body = h("div", {});
   box.append(body);
@@ -139,7 +143,10 @@ export function analysisPanel(gameId, players) {
       const worst = analysis.costliest[String(seat)] || [];
       if (!worst.length) rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", { colspan: 4, class: "muted" }, "no decision cost a clear amount")));
       for (const d of worst) {
-        rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", {}, `round ${d.round}, ${d.phase}`),
+        const when = options.onJump
+          ? h("button", { type: "button", class: "linkish coach-jump", "data-step": d.at, title: "Show this position", onclick: () => options.onJump(d.at) }, `round ${d.round}, ${d.phase}`)
+          : `round ${d.round}, ${d.phase}`;
+        rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", {}, when),
           h("td", {}, d.done), h("td", {}, d.preferred), h("td", { class: "num" }, `−${percent(d.cost)}`)));
       }
     }
@@ -155,7 +162,8 @@ export function analysisPanel(gameId, players) {
     try {
       show(await api(path));
     } catch (err) {
-      body.replaceChildren(h("p", { class: "muted" }, `No analysis: ${err.message}`));
+      if (err.status === 404) box.hidden = true; // a server without the coach
+      else body.replaceChildren(h("p", { class: "muted" }, `No analysis: ${err.message}`));
     }
   }
 

@@ -2,6 +2,7 @@
 // file. Step by action or by round, jump to a round and phase, or drag the slider; the server
 // rebuilds each position (the browser has no engine).
 import { Board } from "./board.js";
+import { analysisPanel } from "./coach.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { PHASE_NAMES, api, describeLine, h, playerChip, toast } from "./common.js";
 import { waitingFor } from "./decisions.js";
@@ -204,6 +205,10 @@ async function begin(info) {
   $("replay-controls").hidden = false;
   $("replay-slider").max = String(info.steps);
   drawJump();
+  if (replay.source.kind === "game" && replay.over) {
+    $("coach-panel").replaceChildren(analysisPanel(gameId, info.players, { onJump: (step) => { if (replay.playing) togglePlay(); go(step); } }));
+    $("coach-panel").hidden = false;
+  }
   // a finished game opens at the deal; a game in play at its present
   await go(replay.over ? 0 : info.steps);
 }
