@@ -39,7 +39,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (database.parent / "server.log").open("w")
     command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
                "--port", str(port), "--database-url", f"sqlite:///{database}"]
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    # one browser plays many games from one address here: the per-client limits (tested in
+    # tests/server/test_limits.py) would refuse the later ones
+    env = {**os.environ, "POWERGRID_LIMITS": "0"}
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):

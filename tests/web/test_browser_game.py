@@ -28,6 +28,7 @@ def create_in_lobby(page, url: str, *, blue: str, variant: str = "first_game", s
     page.select_option("select[data-seat='1']", blue)
     if seed is not None:
         page.fill("#seed", str(seed))
+    page.fill("#bot_pace_ms", "0")  # bots at full speed in tests
     page.click("#create")
     page.wait_for_selector("#play-now")
 
