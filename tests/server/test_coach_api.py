@@ -68,8 +68,33 @@ def test_a_hint_is_legal_for_the_asking_seat_and_counted_once(client: TestClient
     r = client.post(f"/api/games/{gid}/actions", json={"seat": seat, "action": hint["action"], "version": 0},
                     headers=auth(tokens[seat]))
     assert r.status_code == 200, r.text
-    record = client.get(f"/api/games/{gid}/record", headers=auth(tokens[0])).json()
-    assert record["hints"] == {str(seat): 1}
+    assert client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()["used"] == 1
+
+
+def test_the_record_says_how_many_hints_each_seat_used(client: TestClient) -> None:
+    from powergrid.bots import heuristic
+
+    game = create(client, 2, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}], seed=8, bot_pace_ms=0)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    asked = 0
+    deadline = time.monotonic() + 120
+    while True:
+        view = client.get(f"/api/games/{gid}/view?seat=0", headers=auth(token)).json()
+        if view["state"]["game_over"]:
+            break
+        assert time.monotonic() < deadline
+        if view["to_act"] != 0:
+            time.sleep(0.02)
+            continue
+        if asked < 2 and view["state"]["phase"] == 2:  # two hints, in two auctions
+            answer = ask(client, gid, 0, token, view["version"]).json()
+            asked += answer["used"] - asked
+        state = true_state(client, gid)
+        action = heuristic.decide(state, 0, state.legal_actions())
+        client.post(f"/api/games/{gid}/actions", json={"seat": 0, "action": str(action),
+                                                         "version": view["version"]}, headers=auth(token))
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["hints"] == {"0": 2}
 
 
 def test_hints_refuse_the_wrong_seat_token_turn_and_version(client: TestClient) -> None:
