@@ -26,6 +26,11 @@ from strength import wilson  # noqa: E402
 import powergrid as pg  # noqa: E402
 from powergrid.bots.search import SearchBot  # noqa: E402
 
+#: a game still running after this many rounds counts as a draw (the bot from before issue 12
+#: never ends a game it would lose, so two searching bots could hold forever; the bot now ends
+#: long games from round 30 on, as the heuristic does)
+ROUND_CAP = 60
+
 
 class _CPU_CLOCK:
     perf_counter = staticmethod(time.process_time)
@@ -50,10 +55,12 @@ def play_one(job: tuple[str, float, str, int, int]) -> tuple[int, float, float, 
     new = SearchBot((seed + game) * 100 + new_seat, level=level, seconds=seconds)
     old = SearchBefore((seed + game) * 100 + 1 - new_seat, level=level, seconds=seconds)
     bots = [new, old] if new_seat == 0 else [old, new]
-    while not state.is_over:
+    while not state.is_over and state.round <= ROUND_CAP:
         seat = state.current_player
         assert seat is not None
         state.apply(bots[seat].act(state.view(seat)))
+    if not state.is_over:
+        return game, 0.5, 0.0, new.calls, new.searches, old.calls, old.searches  # a draw
     share = (1.0 / len(state.winners)) if new_seat in state.winners else 0.0
     margin = state.powerable(new_seat) - state.powerable(1 - new_seat)
     return game, share, margin, new.calls, new.searches, old.calls, old.searches

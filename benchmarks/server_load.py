@@ -1,12 +1,22 @@
-"""Load on a real `powergrid serve` process: many concurrent games played through HTTP and WebSocket.
+"""The standing load test of the game server: real `powergrid serve` processes, a separate client.
 
-For each backend (SQLite, then PostgreSQL) it starts a server process, then a separate client
-process that keeps ``--games`` games going for ``--seconds``: in each game two seats are played by
-the client (random legal actions, sent with POST) and one by a server-side random bot, whose moves
-the client waits for on the game's WebSocket. It reports acknowledged actions per second (the
-client's POSTs, and all actions including the server bots'), and POST latency p50/p99.
+Each run starts `powergrid serve` (its web workers and bot workers) on a fresh database and, from a
+separate client process, keeps ``--games`` 3-player games going for ``--seconds``: two seats are
+people who post as fast as the rules allow (a random legal action, read from the seat's view), the
+third is a server ``heuristic`` bot whose move the client waits for on the game's WebSocket. The
+``search`` scenario adds ``--search-games`` games of six ``mcts:strong`` bots created by the same
+client (nobody watches them). Bot pacing is 0 in every game.
 
-    .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 32] [--backends sqlite,postgres]
+For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario it prints:
+- POST p50/p99: the server-side time of the people's POSTs (the `Server-Timing` header);
+- bot p50/p99: from the answer to the POST that made it the bot's turn to the bot's move arriving
+  on the socket;
+- loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
+- web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
+  action likewise for the bot-worker processes (search games' CPU included).
+
+    nice -n 10 .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 100] \\
+        [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search]
 """
 
 from __future__ import annotations
@@ -29,48 +39,78 @@ SERVE = "from powergrid.cli.main import main; main()"
 
 
 # ------------------------------------------------------------------ the client process
-async def play_games(base: str, seconds: float, games: int, seed: int) -> dict[str, float]:
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int) -> dict[str, float]:
     import httpx
     import websockets
 
-    latencies: list[float] = []
+    post_ms: list[float] = []
+    bot_ms: list[float] = []
     totals = {"posts": 0, "actions": 0, "games_finished": 0, "refused": 0, "errors": 0}
-    deadline = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
+    search_ids: list[str] = []
 
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        await sample_stats(base, reset=True)
+        for i in range(search_games):
+            body = {"map": "germany", "players": 6, "seed": seed + i, "bot_pace_ms": 0,
+                    "seats": [{"kind": "bot", "bot": "mcts:strong"}] * 6}
+            search_ids.append((await http.post("/api/games", json=body)).json()["game_id"])
+        deadline = time.monotonic() + seconds
+
         async def one_game(rng: random.Random) -> None:
             body = {"map": rng.choice(["germany", "usa"]), "players": 3, "seed": rng.getrandbits(32),
-                    "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+                    "bot_pace_ms": 0,
+                    "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]}
             game = (await http.post("/api/games", json=body)).json()
             gid = game["game_id"]
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
             ws_url = base.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
             async with websockets.connect(ws_url, max_size=2**24) as ws:
                 latest = json.loads(await ws.recv())
-                start_version = latest["version"]
-                while time.monotonic() < deadline and not latest["state"]["game_over"]:
-                    seat = latest["to_act"]
-                    if seat not in tokens:  # the server's bot moves: wait for its push
-                        latest = await next_state(ws, latest["version"])
+                version, to_act, over = latest["version"], latest["to_act"], latest["state"]["game_over"]
+                start_version = version
+                bot_asked: float | None = None
+                while time.monotonic() < deadline and not over:
+                    if to_act not in tokens:  # the bot's turn: its move comes on the socket
+                        message = await next_state(ws, version)
+                        if bot_asked is not None and message["last"] and message["last"]["seat"] == to_act:
+                            bot_ms.append((time.perf_counter() - bot_asked) * 1000)
+                        bot_asked = None
+                        version, to_act = message["version"], message["to_act"]
+                        over = message["state"]["game_over"]
                         continue
-                    headers = {"Authorization": f"Bearer {tokens[seat]}"}
-                    view = (await http.get(f"/api/games/{gid}/view", params={"seat": seat},
+                    headers = {"Authorization": f"Bearer {tokens[to_act]}"}
+                    view = (await http.get(f"/api/games/{gid}/view", params={"seat": to_act},
                                            headers=headers)).json()
-                    if view["version"] != latest["version"] or view.get("to_act") != seat:
-                        latest = await next_state(ws, latest["version"])
+                    if view["version"] != version or view.get("to_act") != to_act or not view.get("legal"):
+                        message = await next_state(ws, version - 1)
+                        version, to_act = message["version"], message["to_act"]
                         continue
-                    action = choose(view["legal"], rng)
-                    began = time.perf_counter()
                     r = await http.post(f"/api/games/{gid}/actions", headers=headers,
-                                        json={"seat": seat, "action": action, "version": view["version"]})
-                    latencies.append(time.perf_counter() - began)
+                                        json={"seat": to_act, "action": choose(view["legal"], rng),
+                                              "version": version})
+                    totals["posts"] += 1
+                    timing = r.headers.get("server-timing", "")
+                    if "dur=" in timing:
+                        post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
                     if r.status_code != 200:
                         totals["refused"] += 1
-                    totals["posts"] += 1
-                    latest = await next_state(ws, latest["version"])
-                totals["actions"] += latest["version"] - start_version
-                if latest["state"]["game_over"]:
+                        message = await next_state(ws, version)
+                        version, to_act = message["version"], message["to_act"]
+                        continue
+                    answer = r.json()
+                    version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
+                    if to_act is not None and to_act not in tokens:
+                        bot_asked = time.perf_counter()
+                totals["actions"] += version - start_version
+                if over:
                     totals["games_finished"] += 1
 
         async def next_state(ws: object, version: int) -> dict:
@@ -91,16 +131,31 @@ async def play_games(base: str, seconds: float, games: int, seed: int) -> dict[s
         began = time.monotonic()
         await asyncio.gather(*(worker(i) for i in range(games)))
         elapsed = time.monotonic() - began
-
-    latencies.sort()
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else 0.0
-
+        search_actions = 0
+        for gid in search_ids:
+            search_actions += (await http.get(f"/api/games/{gid}")).json()["version"]
+    stats = await sample_stats(base)
+    lags = [s["loop_lag_ms"] for s in stats.values()]
     return {"seconds": elapsed, "posts": totals["posts"], "actions": totals["actions"],
-            "posts_per_s": totals["posts"] / elapsed, "actions_per_s": totals["actions"] / elapsed,
-            "p50_ms": pct(0.50), "p99_ms": pct(0.99), "games_finished": totals["games_finished"],
-            "refused": totals["refused"], "errors": totals["errors"]}
+            "search_actions": search_actions,
+            "post_p50": pct(post_ms, 0.5), "post_p99": pct(post_ms, 0.99),
+            "bot_p50": pct(bot_ms, 0.5), "bot_p99": pct(bot_ms, 0.99), "bot_replies": len(bot_ms),
+            "lag_p99": max((x["p99"] for x in lags), default=0.0),
+            "lag_max": max((x["max"] for x in lags), default=0.0), "web_processes_sampled": len(stats),
+            "games_finished": totals["games_finished"], "refused": totals["refused"],
+            "errors": totals["errors"]}
+
+
+async def sample_stats(base: str, reset: bool = False, tries: int = 24) -> dict[int, dict]:
+    """GET /api/server/stats on fresh connections until every web process has answered (or tries end)."""
+    import httpx
+
+    seen: dict[int, dict] = {}
+    for _ in range(tries):
+        async with httpx.AsyncClient(base_url=base, timeout=30) as fresh:
+            stats = (await fresh.get("/api/server/stats", params={"reset": reset})).json()
+            seen.setdefault(stats["pid"], stats)
+    return seen
 
 
 def choose(legal: list[str], rng: random.Random) -> str:
@@ -121,17 +176,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database_url: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(database_url: str, workers: int, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     import httpx
 
     port = free_port()
     # every game comes from this one address: the per-client limits would refuse most of them
     env = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_LIMITS": "0"}
     env.pop("POWERGRID_REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(port)], env=env,
-                            stdout=log.open("ab"), stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(port), "--workers",
+                             str(workers)], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    for _ in range(600):
         if proc.poll() is not None:
             raise SystemExit(f"the server exited: {log.read_text()[-2000:]}")
         try:
@@ -144,16 +199,42 @@ def start_server(database_url: str, log: Path) -> tuple[subprocess.Popen[bytes],
     raise SystemExit("the server did not start")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its threads (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def process_tree(pid: int) -> list[int]:
+    """The process and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
 
 
-def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> dict[str, float]:
+def cpu_by_role(pid: int) -> dict[str, float]:
+    """CPU seconds of the server's web processes and of its bot workers."""
+    out = {"web": 0.0, "bots": 0.0}
+    for p in process_tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            command = Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        role = "bots" if b"bots" in command else "web"
+        out[role] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def run_one(backend: str, workers: int, scenario: str, args: argparse.Namespace, workdir: Path) -> dict:
     schema = None
-    if name == "sqlite":
-        url = f"sqlite:///{workdir}/load.db"
+    if backend == "sqlite":
+        url = f"sqlite:///{workdir}/load-{workers}-{scenario}.db"
     else:
         import psycopg
 
@@ -161,22 +242,31 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> dict[str,
         with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test", autocommit=True) as conn:
             conn.execute(f'CREATE SCHEMA "{schema}"')
         url = f"{PG_URL}?options=-csearch_path%3D{schema}"
-    proc, base = start_server(url, workdir / f"{name}.log")
+    proc, base = start_server(url, workers, workdir / f"{backend}.log")
     try:
-        cpu_before = cpu_seconds(proc.pid)
+        time.sleep(1.0)  # the bot workers start
+        before = cpu_by_role(proc.pid)
+        search_games = args.search_games if scenario == "search" else 0
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
-                              "--games", str(args.games)], capture_output=True, text=True)
+                              "--games", str(args.games), "--search-games", str(search_games)],
+                             capture_output=True, text=True)
+        after = cpu_by_role(proc.pid)
         if out.returncode != 0:
             raise SystemExit(f"the load client failed:\n{out.stderr[-3000:]}")
         result = json.loads(out.stdout.strip().splitlines()[-1])
         if out.stderr.strip():
-            print(out.stderr.strip()[-1500:], file=sys.stderr)
-        result["server_cpu_ms_per_action"] = (cpu_seconds(proc.pid) - cpu_before) * 1000 / max(
-            1, result["actions"])
+            print(out.stderr.strip()[-800:], file=sys.stderr)
+        actions = max(1, result["actions"])
+        result["web_cpu_ms"] = (after["web"] - before["web"]) * 1000 / actions
+        result["bots_cpu_ms"] = (after["bots"] - before["bots"]) * 1000 / max(
+            1, result["actions"] + result["search_actions"])
         return result
     finally:
         proc.terminate()
-        proc.wait(15)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
         if schema:
             import psycopg
 
@@ -187,23 +277,35 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--games", type=int, default=32, help="games played at the same time")
+    parser.add_argument("--games", type=int, default=100, help="human games played at the same time")
+    parser.add_argument("--search-games", type=int, default=20, help="6-mcts:strong games in 'search'")
     parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--workers", default="1,2", help="web worker counts to run")
+    parser.add_argument("--scenarios", default="base,search")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
-        print(json.dumps(asyncio.run(play_games(args.client, args.seconds, args.games, 1))))
+        result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1))
+        print(json.dumps(result))
         return
+    load = os.getloadavg()
+    print(f"{args.games} concurrent 3-player games (2 people over HTTP, 1 heuristic bot); 'search' adds "
+          f"{args.search_games} games of 6 mcts:strong bots; {args.seconds:.0f} s per run; "
+          f"{os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
+    header = (f"{'backend':8} {'web':>3} {'scenario':8} {'POST p50':>8} {'p99':>6} {'bot p50':>7} {'p99':>6} "
+              f"{'lag p99':>7} {'max':>6} {'actions':>7} {'search':>6} {'web CPU':>7} {'bots CPU':>8} "
+              f"{'err':>4}")
+    print(header + "\n" + " " * 22 + "(ms)" + " " * 36 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as tmp:
-        print(f"{args.games} concurrent 3-player games (2 seats played over HTTP, 1 server bot), "
-              f"{args.seconds:.0f} s per backend, server and client in separate processes\n")
-        print(f"{'backend':10} {'POSTs/s':>9} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'games':>6} "
-              f"{'refused':>8} {'errors':>7} {'server CPU ms/action':>21}")
-        for name in args.backends.split(","):
-            r = run_backend(name, args, Path(tmp))
-            print(f"{name:10} {r['posts_per_s']:9.1f} {r['actions_per_s']:10.1f} {r['p50_ms']:8.1f} "
-                  f"{r['p99_ms']:8.1f} {r['games_finished']:6d} {r['refused']:8d} {r['errors']:7d} "
-                  f"{r['server_cpu_ms_per_action']:21.2f}", flush=True)
+        for backend in args.backends.split(","):
+            for workers in (int(w) for w in args.workers.split(",")):
+                for scenario in args.scenarios.split(","):
+                    r = run_one(backend, workers, scenario, args, Path(tmp))
+                    print(f"{backend:8} {workers:3d} {scenario:8} {r['post_p50']:8.1f} {r['post_p99']:6.1f} "
+                          f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['lag_p99']:7.1f} {r['lag_max']:6.0f} "
+                          f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
+                          f"{r['bots_cpu_ms']:8.2f} {r['errors'] + r['refused']:4d}", flush=True)
+    print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

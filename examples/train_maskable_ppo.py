@@ -8,7 +8,8 @@ The learner sits in seat 0 of ``powergrid.rl.SingleAgentEnv`` with random bots i
 seats; the environment uses the compact bid encoding (``bids="compact"``: a bid is the plant's
 number or the current bid plus +0/+1/+2/+3/+5/+8/..., 483 actions instead of 2,205) and the
 shaped win reward. MaskablePPO reads the mask from the environment's ``action_masks()``.
-Training stops after ``--minutes`` of wall-clock time.
+Training stops after ``--minutes`` of wall-clock time; the learning rate decays linearly to a
+tenth over that time, and the weights with the best recent training win rate are kept.
 
 The evaluation plays seat-rotated tournaments (``powergrid.sim.run_tournament``) of the policy,
 acting greedily through :class:`powergrid.rl.PolicyBot` (it sees only its seat's view), against
@@ -68,16 +69,35 @@ def make_env(players: int, map_name: str, reward: str, seed: int, opponent: str)
 
 
 class Progress(BaseCallback):
-    """Stops at the deadline and prints the learner's (seat 0) recent win rate per opponent."""
+    """Runs the wall-clock budget: decays the learning rate linearly to a tenth by the deadline
+    (PPO's late updates otherwise undo what it learned), keeps the weights of the best recent
+    training win rate (200 games, like SB3's best-model callback), stops at the deadline and
+    prints the learner's (seat 0) recent win rate per opponent."""
 
-    def __init__(self, deadline: float, opponents: list[str], every: int = 20_000) -> None:
+    def __init__(self, started: float, minutes: float, lr: float, opponents: list[str],
+                 every: int = 20_000) -> None:
         super().__init__()
-        self.deadline = deadline
+        self.started = started
+        self.budget = minutes * 60
+        self.lr = lr
         self.every = every
         self.opponents = opponents
         self.recent: dict[str, list[float]] = {name: [] for name in dict.fromkeys(opponents)}
-        self.started = time.monotonic()
         self._next = every
+        self.best_rate = -1.0
+        self.best_at = 0
+        self.best: dict[str, Any] | None = None
+
+    def _on_rollout_end(self) -> None:
+        left = max(0.0, 1.0 - (time.monotonic() - self.started) / self.budget)
+        rate = self.lr * (0.1 + 0.9 * left)
+        self.model.lr_schedule = lambda _progress: rate
+        scores = [r for r in self.recent.values() if len(r) == 200]
+        if scores and len(scores) == len(self.recent):
+            score = float(np.mean([np.mean(r) for r in scores]))
+            if score >= self.best_rate:
+                self.best_rate, self.best_at = score, self.num_timesteps
+                self.best = {k: v.detach().clone() for k, v in self.model.policy.state_dict().items()}
 
     def _on_step(self) -> bool:
         for i, (info, done) in enumerate(zip(self.locals["infos"], self.locals["dones"], strict=True)):
@@ -91,7 +111,7 @@ class Progress(BaseCallback):
                               for kind, r in self.recent.items() if r)
             print(f"  {self.num_timesteps:8,d} steps {time.monotonic() - self.started:6.0f} s  "
                   f"recent win rate {rates}", flush=True)
-        return time.monotonic() < self.deadline
+        return time.monotonic() < self.started + self.budget
 
 
 def train(args: argparse.Namespace) -> MaskablePPO:
@@ -110,9 +130,13 @@ def train(args: argparse.Namespace) -> MaskablePPO:
           f"{args.players}-player {args.map}, opponents {opponents}, reward {args.reward}, bids {BIDS}, "
           f"{vec.action_space.n} actions, torch threads {torch.get_num_threads()}", flush=True)
     started = time.monotonic()
-    progress = Progress(started + args.minutes * 60, opponents)
+    progress = Progress(started, args.minutes, args.lr, opponents)
     model.learn(total_timesteps=10**9, callback=progress)
     elapsed = time.monotonic() - started
+    if progress.best is not None:
+        model.policy.load_state_dict(progress.best)
+        print(f"kept the weights at {progress.best_at:,d} steps (recent training win rate "
+              f"{progress.best_rate:.3f})", flush=True)
     print(f"trained {model.num_timesteps:,d} steps in {elapsed:.0f} s "
           f"({model.num_timesteps / elapsed:.0f} steps/s); load average now {os.getloadavg()[0]:.2f}",
           flush=True)

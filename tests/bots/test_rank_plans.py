@@ -69,3 +69,21 @@ def test_rank_plans_refuses_what_it_cannot_rank() -> None:
         rank_plans(state.view(seat), level="insane")
     with pytest.raises(ValueError):
         rank_plans(state.view((seat + 1) % 3))
+
+
+def test_two_search_bots_end_a_long_game() -> None:
+    """From round 30 on the plan search builds to the end when it can, as the heuristic does:
+    two searching bots that each wait for a better moment would otherwise never end the game."""
+    from powergrid.bots.search import _build_plans
+
+    state = _play_until(BUILD, seed=8, decisions=200)
+    seat = state.current_player
+    assert seat is not None
+    s = state.view(seat).public_state
+    end = s.scn.end_cities
+    rich = s.clone()
+    rich.money[seat] = 10_000
+    rich.round = 29
+    assert len(_build_plans(rich, seat)) > 1  # before round 30: the usual choice of counts
+    rich.round = 30
+    assert _build_plans(rich, seat) == [("build", end)]

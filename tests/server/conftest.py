@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import secrets
 import socket
+import threading
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -67,13 +69,31 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     # the tests drive games as fast as they can from one address: no request rate (test_limits tests it)
-    return Settings(database_url=database_url, redis_url=None, snapshot_every=20, bot_delay=0.0,
-                    bot_threads=2, limits=Limits(requests_per_second=0))
+    return Settings(database_url=database_url, redis_url=None, snapshot_every=20, bot_pace_ms=0,
+                    poll_ms=10, idle_expiry_hours=0, limits=Limits(requests_per_second=0))
+
+
+@contextmanager
+def bot_worker(settings: Settings, lanes: tuple[str, ...] = ("search", "quick")) -> Iterator[Any]:
+    """A bot worker in a thread of the test process (the server starts processes; a thread is
+    enough to play the jobs here)."""
+    from powergrid.server.bot_worker import BotWorker
+
+    worker = BotWorker(settings, list(lanes), name="test-worker")
+    stop = threading.Event()
+    thread = threading.Thread(target=worker.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        yield worker
+    finally:
+        stop.set()
+        thread.join(30)
+        worker.engine.dispose()
 
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings)) as c, bot_worker(settings):
         yield c
 
 
@@ -140,3 +160,14 @@ def assert_no_secrets(payload: Any, state: Any) -> None:
         for i, card in enumerate(deck):
             if not (i < bottom or i >= len(deck) - top or state.deck[i] == 99):
                 assert card == -1, f"deck slot {i} revealed"
+
+
+def true_state(client: TestClient, game_id: str) -> Any:
+    """The server's true state of a game (finished games leave the cache: then from the database)."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    live = service.cache.get(game_id)
+    if live is not None:
+        return live.state
+    from powergrid.server.snapshots import load_frames
+
+    return load_frames(service.store, service.store.game(game_id))[-1].state

@@ -35,6 +35,14 @@ def test_garbage_ids_are_unknown_games_everywhere(client: TestClient, game_id: s
         "record": client.get(f"/api/games/{gid}/record"),
         "claim": client.post(f"/api/games/{gid}/seats/0/claim"),
         "page": client.get(f"/game/{gid}"),
+        "replay page": client.get(f"/replay/{gid}"),
+        "log": client.get(f"/api/games/{gid}/log"),
+        "replay": client.get(f"/api/games/{gid}/replay"),
+        "replay step": client.get(f"/api/games/{gid}/replay/0"),
+        "hints": client.get(f"/api/games/{gid}/hints", params={"seat": 0}, headers=auth(token)),
+        "ask hint": client.post(f"/api/games/{gid}/hints", json={"seat": 0}, headers=auth(token)),
+        "analysis": client.get(f"/api/games/{gid}/analysis"),
+        "start analysis": client.post(f"/api/games/{gid}/analysis"),
     }
     for route, r in answers.items():
         assert r.status_code == 404 and error_code(r) == "unknown_game", (route, r.status_code, r.text)

@@ -10,11 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import powergrid as pg
+from powergrid.server import coach_jobs
 
-pytest.importorskip("powergrid.server.jobs", reason="the bot workers' job queue is not merged yet")
-from powergrid.server import coach_jobs  # noqa: E402
-
-from .conftest import auth, create, error_code, true_state  # noqa: E402
+from .conftest import auth, create, error_code, true_state
 
 
 @pytest.fixture(autouse=True)

@@ -23,13 +23,13 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/crash.db"
     log = tmp_path / "server.log"
     rng = random.Random(3)
-    server = ServerProcess(url, log, POWERGRID_BOT_DELAY="0.05", POWERGRID_SNAPSHOT_EVERY="7")
+    server = ServerProcess(url, log, POWERGRID_SNAPSHOT_EVERY="7")
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
             human = http.post("/api/games", json={"map": "usa", "players": 3, "seed": 77, "seats": [
                 {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}).json()
-            bots = http.post("/api/games", json={"map": "germany", "players": 3, "seed": 5, "seats": [
-                {"kind": "bot", "bot": "random"}] * 3}).json()
+            bots = http.post("/api/games", json={"map": "germany", "players": 3, "seed": 5, "bot_pace_ms": 50,
+                                                 "seats": [{"kind": "bot", "bot": "random"}] * 3}).json()
             gid = human["game_id"]
             tokens = {s["seat"]: s["token"] for s in human["seats"]}
             acknowledged: list[str] = []

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.filterwarnings("ignore::Depr
 
 _dir = tempfile.mkdtemp(prefix="powergrid-fuzz-")
 # no per-client limits: the fuzzer is one client sending hundreds of requests (test_limits tests them)
-app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None, bot_delay=0.0,
+app = create_app(Settings(database_url=f"sqlite:///{_dir}/fuzz.db", redis_url=None,
                           limits=Limits(enabled=False)))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

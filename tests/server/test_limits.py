@@ -5,16 +5,18 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 
-from powergrid.server import Settings, create_app
+from powergrid.server import Settings, create_app, db
 from powergrid.server.clients import ClientAddresses
 from powergrid.server.limits import Limits
 
-from .conftest import error_code
+from .conftest import bot_worker, error_code
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -31,7 +33,7 @@ def server(database_url: str, **limits: object) -> Iterator[TestClient]:
                                  "bot_games": 0, "requests_per_second": 0, "sockets_per_client": 0,
                                  "messages_per_second": 0, "trusted_proxies": [PROXY], **limits}
     settings = Settings(database_url=database_url, redis_url=None, limits=Limits(**values))  # type: ignore[arg-type]
-    with TestClient(create_app(settings), client=(PROXY, 40000)) as client:
+    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings):
         yield client
 
 
@@ -70,6 +72,10 @@ def test_games_per_minute(database_url: str) -> None:
         assert "3 new games a minute" in r.json()["error"]["message"]
         assert len(client.get("/api/games").json()["games"]) == 3  # nothing was created
         assert new_game(client, "203.0.113.6").status_code == 201  # another client is not affected
+        # a minute later the client may create games again
+        with client.app.state.service.store.engine.begin() as conn:  # type: ignore[attr-defined]
+            conn.execute(update(db.games).values(created_at=datetime.now(UTC) - timedelta(seconds=61)))
+        assert new_game(client, "203.0.113.5").status_code == 201
 
 
 def test_games_per_minute_for_the_whole_server(database_url: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .conftest import assert_no_secrets, auth, create, error_code
+from .conftest import assert_no_secrets, auth, create, error_code, true_state
 from .play import view
 
 
@@ -41,7 +41,7 @@ def test_spectator_sees_each_action_with_words(client: TestClient) -> None:
         assert pushed["last"]["seat"] == seat and pushed["last"]["action"] == "open 3 5"
         assert f"P{seat}" in pushed["last"]["text"] and "open 3 5" in pushed["last"]["text"]
         assert pushed["state"]["auction"]["bid"] == 5
-        state = client.app.state.service.cache[gid].state  # type: ignore[attr-defined]
+        state = true_state(client, gid)
         assert_no_secrets(pushed, state)
 
 
@@ -149,7 +149,7 @@ def test_watch_an_all_bot_game_version_by_version(client: TestClient) -> None:
             versions.append(last["version"])
     assert versions == list(range(versions[0], versions[-1] + 1))  # every view, in order
     assert last["state"]["winners"] and last["to_act"] is None
-    state = client.app.state.service.cache[gid].state  # type: ignore[attr-defined]
+    state = true_state(client, gid)
     assert_no_secrets(last, state)
     assert error_code(client.get("/api/games/x")) == "unknown_game"
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-import pytest
 from conftest import screenshot
-
-pytest.importorskip("powergrid.server.jobs", reason="the bot workers' job queue is not merged yet")
 
 
 def create_game(server_url: str, **extra: object) -> dict:

@@ -81,7 +81,7 @@ def play_one_decision(page, taken: dict[str, int], shots: set[str]) -> None:
             page.wait_for_function(
                 "(n) => document.querySelectorAll('#decision .build-queue li').length === n", arg=picked + 1)
         if "mid-game" not in shots and page.locator(".player-plants .plant-card").count() >= 3 \
-                and page.locator("#board .slot.house").count() >= 4:
+                and page.locator("#board .house").count() >= 4:
             screenshot(page, "game-midgame")
             shots.add("mid-game")
         page.click("#decision [data-action='build']")

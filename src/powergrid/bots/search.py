@@ -284,10 +284,15 @@ def _heuristic_first(s: Any, seat: int, legal: list[Action], plans: list[Plan]) 
 def _build_plans(s: Any, seat: int) -> list[Plan]:
     owned = len(s.cities[seat])
     target, _ = heuristic._build_target(s, seat)
-    can, _ = heuristic.affordable_cities(s, seat, s.money[seat], s.scn.end_cities - owned)
+    end = s.scn.end_cities
+    can, _ = heuristic.affordable_cities(s, seat, s.money[seat], end - owned)
     most = owned + can
+    if most >= end and s.round >= heuristic.STALEMATE_ROUND:
+        # Like the heuristic, end a long game when it can, won or not: two searching bots that
+        # each wait for a better moment would otherwise hold forever, one city short.
+        return [("build", end)]
     counts = [max(owned, min(target, most))]
-    for n in (owned, target - 1, target + 1, target + 2, s.scn.end_cities):
+    for n in (owned, target - 1, target + 1, target + 2, end):
         n = min(n, most)
         if n >= owned and n not in counts:
             counts.append(n)

@@ -11,7 +11,7 @@ app = typer.Typer(help="Power Grid (Funkenschlag 2004): play, simulate, serve.",
 
 #: Modules of this package that each add their command(s) to `app` when imported.
 #: A module not written yet is skipped; any other import error surfaces.
-COMMANDS = ("simulate", "show", "play", "tournament", "serve", "analyse")
+COMMANDS = ("simulate", "show", "play", "tournament", "serve", "bots", "analyse")
 
 _registered = False
 

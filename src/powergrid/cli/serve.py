@@ -18,15 +18,19 @@ def serve(
     database_url: Annotated[str | None, typer.Option(
         "--database-url", help="SQLAlchemy URL: sqlite:///path.db (default ./powergrid.db, or "
                                "$POWERGRID_DATABASE_URL) or postgresql+psycopg://user@host/db.")] = None,
-    workers: Annotated[int, typer.Option(
-        help="Server processes (more than 1 needs PostgreSQL or POWERGRID_REDIS_URL for the fan-out).")] = 1,
+    workers: Annotated[int, typer.Option(help="Web server processes.")] = 1,
+    bot_workers: Annotated[int | None, typer.Option(
+        help="Bot-worker processes for quick bots (default $POWERGRID_BOT_WORKERS or 1).")] = None,
+    search_workers: Annotated[int | None, typer.Option(
+        help="Bot-worker processes for search bots (default $POWERGRID_SEARCH_WORKERS or 1); 0 and "
+             "--bot-workers 0: run `powergrid bots` yourself.")] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
 ) -> None:
     """Serve games over HTTP and WebSocket; open the printed address in a browser."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
-        from powergrid.server import Settings, create_app
+        from powergrid.server import Settings
     except ImportError as exc:
         fail(f"the server needs its extra: pip install 'powergrid[server]' ({exc.name} is missing)")
     if database_url:
@@ -36,9 +40,42 @@ def serve(
         fail(f"unsupported database URL {settings.database_url!r} (use sqlite:/// or postgresql+psycopg://)")
     if workers < 1:
         fail("--workers must be at least 1")
-    if workers > 1 and not (settings.is_postgres or settings.redis_url):
-        fail("several workers share games only through PostgreSQL or Redis: set POWERGRID_DATABASE_URL "
-             "to a PostgreSQL URL or POWERGRID_REDIS_URL")
+    if bot_workers is not None:
+        settings.bot_workers = bot_workers
+    if search_workers is not None:
+        settings.search_workers = search_workers
+    if settings.bot_workers < 0 or settings.search_workers < 0:
+        fail("--bot-workers and --search-workers cannot be negative")
+    pool = _start_bot_workers(settings)
+    try:
+        _serve(settings, host, port, workers, log_level)
+    finally:
+        if pool is not None:
+            pool.stop()
+
+
+def _start_bot_workers(settings: Any) -> Any:
+    """Migrate the database first (the workers and web processes then find it ready), then start the
+    bot workers."""
+    from powergrid.server import db
+    from powergrid.server.bot_worker import WorkerPool, default_lanes
+
+    engine = db.make_engine(settings.database_url)
+    db.migrate(engine)
+    engine.dispose()
+    lanes = default_lanes(settings)
+    if not lanes:
+        return None
+    pool = WorkerPool(lanes)
+    pool.start()
+    return pool
+
+
+def _serve(settings: Any, host: str, port: int, workers: int, log_level: str) -> None:
+    import uvicorn
+
+    from powergrid.server import create_app
+
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     from powergrid.server.connections import raise_open_file_limit, uvicorn_options
 

@@ -177,7 +177,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         if self._legal is None:
             game = self.game
             assert game is not None
-            self._legal = self.codec.legal(game, self._seat[self.agent_selection])
+            self._legal = self.codec.legal_in(game, self._seat[self.agent_selection])
         return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

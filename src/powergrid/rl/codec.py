@@ -273,6 +273,10 @@ class ActionCodec:
         their indices and the ``np.int8`` mask; all zeros when that seat is not to act.
         ``out`` (an int8 row, e.g. of a batch) is cleared and used as the mask."""
         state, seat = _state_and_seat(view, seat)
+        return self.legal_in(state, seat, out)
+
+    def legal_in(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
+        """:meth:`legal` for a state and seat already checked (the environments' hot path)."""
         if out is None:
             mask = np.zeros(self.size, dtype=np.int8)
         else:

@@ -24,8 +24,7 @@ MONEY_SCALE = 100.0
 MONEY_HIGH = 5.0
 _PHASES = (2, 3, 4, 5)  # auction, resources, build, bureaucracy
 _PHASE_AT = {phase: 4 + i for i, phase in enumerate(_PHASES)}
-#: arrays of the rarely changing parts kept (about 2.8 kB each for 4 players)
-BASE_CACHE = 4096
+
 _STORAGE_SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
 _FUEL_SLOT = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3, "hybrid": 4}
 
@@ -136,7 +135,6 @@ class ObservationEncoder:
         self._in_play_slice = slice(self._at["city_in_play"], self._at["city_in_play"] + cities)
         self._dynamic_gap = np.zeros(self._player_dynamic, dtype=np.float32)
         self._dynamic_tail = np.zeros(self.size - self._at["resource_market"], dtype=np.float32)
-        self._bases: dict[Any, np.ndarray] = {}
         self._price_tables: dict[tuple[int, ...], list[list[int]]] = {}
         self._memo: dict[Any, Any] = {}
         self._scalars(n)
@@ -175,7 +173,6 @@ class ObservationEncoder:
         if cached is None or cached[0] is not board or cached[1] != scn.end_cities:
             if len(self._boards) >= 256:
                 self._boards.clear()
-                self._bases.clear()  # their keys name boards by id
                 self._memo.clear()
             in_play = tuple(board.in_play)
             template = np.zeros(self.size, dtype=np.float32)
@@ -265,17 +262,12 @@ class ObservationEncoder:
 
         A true ``GameState`` may be encoded directly: the observation reads only what every
         player sees (the deck enters as its size and whether the Step 3 card is in it).
-        Built from a cached array of the parts that change rarely and one vectorised write of
+        Built from memoised arrays of the parts that change rarely and one vectorised write of
         the numbers that change often. ``out`` (a float32 row of the right size, e.g. of a
         batch) is filled and returned instead of a new array.
         """
         seen, me = _seen_and_seat(view, seat)
-        base = self.base(seen, me)
-        if out is None:
-            obs = base.copy()
-        else:
-            obs = out
-            obs[:] = base
+        obs = self.base(seen, me, out)
         values, ones = self.dynamic(seen, me, obs)
         scalars = np.minimum(np.array(values, dtype=np.float64), self._scalar_cap)
         obs[self._scalar_at] = scalars / self._scalar_denominator
@@ -289,8 +281,7 @@ class ObservationEncoder:
         ones: list[int] = []
         size = self.size
         for i, (seen, me) in enumerate(zip(states, seats, strict=True)):
-            row = out[i]
-            row[:] = self.base(seen, me)
+            row = self.base(seen, me, out[i])
             row_values, row_ones = self.dynamic(seen, me, row)
             values += row_values
             at = i * size
@@ -300,17 +291,11 @@ class ObservationEncoder:
         out.reshape(-1)[ones] = 1.0
         return out
 
-    def base(self, seen: GameState, me: int) -> np.ndarray:
-        """The cached array of everything that changes only when a plant is bought or a house
-        built (read-only: copy it)."""
-        board, in_play, template = self._statics(seen)
-        key = (board, me, tuple(seen.plants), tuple(seen.cities), tuple(seen.market), seen.step)
-        base = self._bases.get(key)
-        if base is None:
-            if len(self._bases) >= BASE_CACHE:
-                self._bases.clear()
-            base = self._bases[key] = self._base(seen, me, in_play, template)
-        return base
+    def base(self, seen: GameState, me: int, out: np.ndarray | None = None) -> np.ndarray:
+        """An array (``out`` if given) holding everything that changes only when a plant is
+        bought or a house built, from memoised pieces (the numbers that change often are 0)."""
+        _, in_play, template = self._statics(seen)
+        return self._base(seen, me, in_play, template, out)
 
     def dynamic(self, seen: GameState, me: int, obs: np.ndarray) -> tuple[list[float], list[int]]:
         """The numbers that change often (raw, in the order of the scalar spots) and the
@@ -380,7 +365,8 @@ class ObservationEncoder:
             self._price_tables[scn.capacity] = table
         return table
 
-    def _base(self, seen: GameState, me: int, in_play: tuple[int, ...], template: np.ndarray) -> np.ndarray:
+    def _base(self, seen: GameState, me: int, in_play: tuple[int, ...], template: np.ndarray,
+              out: np.ndarray | None = None) -> np.ndarray:
         """The template with the parts that change rarely filled in: plants held, houses,
         my connection costs, the plant market; one concatenation of memoised pieces."""
         n = self.players
@@ -403,7 +389,7 @@ class ObservationEncoder:
         pieces.append(memo(("market", market, seen.step),
                            lambda: self._market_part(market, seen.current_market())))
         pieces.append(self._dynamic_tail)
-        return np.concatenate(pieces)
+        return np.concatenate(pieces, out=out)
 
     def _houses_part(self, board: int, me: int, cities: list[tuple[int, ...]],
                      flags: np.ndarray) -> np.ndarray:

@@ -151,7 +151,7 @@ class SingleAgentEnv(gym.Env):
             seat = game.current_player
             assert seat is not None
             if seat == self.seat:
-                self._legal = self.codec.legal(game, seat)
+                self._legal = self.codec.legal_in(game, seat)
                 return
             game.apply(self._bots[seat].act(game.view(seat)))
         self._legal = None

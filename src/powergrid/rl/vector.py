@@ -215,14 +215,14 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
             assert seat is not None
             if self.self_play or seat == self.seat:
                 self._acting[i] = seat
-                self._legal[i] = self.codec.legal(game, seat)
+                self._legal[i] = self.codec.legal_in(game, seat)
                 return
             rng = randoms.get(seat)
             if rng is not None:
                 game.apply(rng.choice(game.legal_actions()))
             else:
                 game.apply(bots[seat].act(game.view(seat)))
-        self._legal[i] = self.codec.legal(game, self._acting[i] if self.self_play else self.seat)
+        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat)
 
     def _write_all(self, batch: dict[str, np.ndarray]) -> None:
         seats = self._acting if self.self_play else [self.seat] * self.num_envs

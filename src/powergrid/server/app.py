@@ -17,11 +17,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, replays, views
+from . import coach_routes, db, replays, views
 from .clients import creator_key
 from .errors import ApiError
+from .game_ids import GameIdCheck
 from .limits import BodyLimit, RequestRate
-from .pubsub import Hub, MemoryHub, PostgresHub, RedisHub
+from .metrics import ServerTiming, process_stats
+from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
 from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction
 from .service import GameService, public_seat
@@ -33,21 +35,24 @@ from .tokens import bearer, well_formed_game_id
 log = logging.getLogger("powergrid.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web" / "static"
-NOTIFY_CHANNEL = "powergrid_games"
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power Grid</title></head>
 <body><h1>Power Grid server</h1><p>The browser client is not installed. The API is documented at
 <a href="/docs">/docs</a>.</p></body></html>"""
 
 
-def make_hub(settings: Settings) -> tuple[Hub, str | None]:
-    """The fan-out, and the channel the store NOTIFYs on (PostgreSQL without Redis)."""
+def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
+    """The store and the fan-out between processes: Redis if set, else PostgreSQL's LISTEN/NOTIFY
+    (sent by the append transaction), else SQLite's notices table (written by it, polled)."""
     if settings.redis_url:
-        return RedisHub(settings.redis_url, NOTIFY_CHANNEL), None
+        store = Store(engine)
+        return store, RedisHub(settings.redis_url, CHANNEL)
     if settings.is_postgres:
         conninfo = make_url(settings.database_url).set(drivername="postgresql")
-        return PostgresHub(conninfo.render_as_string(hide_password=False), NOTIFY_CHANNEL), NOTIFY_CHANNEL
-    return MemoryHub(), None
+        return Store(engine, CHANNEL), PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL)
+    store = Store(engine, notices=True)
+    return store, NoticeHub(store, settings.poll_ms / 1000)
+
 
 
 class JSONBytes(Response):
@@ -63,8 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = db.make_engine(settings.database_url)
         db.migrate(engine)
-        hub, channel = make_hub(settings)
-        service = GameService(Store(engine, channel), hub, settings)
+        store, hub = make_store_and_hub(settings, engine)
+        service = GameService(store, hub, settings)
         await service.start()
         app.state.service = service
         app.state.quotas = GameQuotas(engine, settings.limits)
@@ -79,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
+    app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included
+    app.add_middleware(ServerTiming)
     app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
     addresses = settings.limits.addresses()
@@ -139,6 +146,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names}
 
+    @app.get("/api/server/stats", tags=["server"])
+    async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
+        """This web process: its pid, event-loop lag (ms), games in memory, CPU seconds used."""
+        service = service_of(request)
+        stats = process_stats(service.loop_lag, service.cache)
+        if reset:
+            service.loop_lag.reset()
+        return stats
+
     @app.get("/api/maps/{name}", tags=["maps"])
     async def get_map(name: str) -> dict[str, Any]:
         """A map's cities (positions in [0, 1]), regions, colours, connections and region adjacency."""
@@ -167,14 +183,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         creator = creator_key(addresses.of_scope(request.scope))
         with_bots = any(kind == "bot" for kind, _ in specs)
         async with request.app.state.quotas.admit(creator, with_bots):
-            return await service_of(request).create_game(
+            created = await service_of(request).create_game(
                 body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
-                open_seats=open_seats, creator=creator)
+                open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms)
+        await coach_routes.after_create(service_of(request), created["game_id"], body)
+        return created
 
-    @app.get("/api/games", tags=["games"])
-    async def list_games(request: Request) -> dict[str, Any]:
-        """The newest games (at most 200), with their open seats."""
-        return {"games": await service_of(request).list_games()}
+    @app.get("/api/games", tags=["games"], response_class=JSONBytes)
+    async def list_games(request: Request) -> Response:
+        """The newest games (at most 200), with their open seats (refreshed every few seconds)."""
+        return JSONBytes(await service_of(request).lobby_json())
 
     @app.get("/api/games/{game_id}", tags=["games"], response_class=JSONBytes)
     async def public_state(game_id: str, request: Request) -> Response:
@@ -217,9 +235,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not live.state.is_over:
             raise ApiError("game_not_over", "the record (with the seed, which fixes the deck order) is "
                                             "given out when the game is over")
-        return service.record(live)
+        record = service.record(live)
+        record["hints"] = await coach_routes.hints_used(service, game_id)  # hints each seat used
+        return record
 
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
+    coach_routes.add_coach_routes(app, service_of, bearer)  # hints and analyses
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

@@ -1,8 +1,9 @@
 """The games this process holds in memory, loaded on demand from the store and kept up to date.
 
 A live game holds its latest frames (for the WebSocket pushes), a lock that serialises this
-process's work on it, and the events of the sockets watching it. The cache is bounded; a game
-that is watched or being worked on is never dropped.
+process's work on it, and the events of the sockets watching it. The cache is bounded in
+bytes (an estimate: each frame's state and the JSON encoded from it); a game that is watched or
+being worked on is never dropped. Finished games are dropped once nobody watches them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import powergrid as pg
 
 from . import snapshots
 from .errors import ApiError
-from .frames import Frame, advance
+from .frames import MESSAGES_KEPT, Frame, advance
 from .store import GameRow, SeatRow, Store
 
 
@@ -46,17 +47,40 @@ class LiveGame:
     def seat(self, seat: int) -> SeatRow:
         return self.row.seats[seat]
 
+    def push(self, frame: Frame) -> None:
+        """Make ``frame`` the latest."""
+        frames = self.frames
+        frames[-1].retire(keep_messages=True)
+        if len(frames) >= MESSAGES_KEPT:
+            frames[-MESSAGES_KEPT].retire(keep_messages=False)
+        frames.append(frame)
+        self.row.version = frame.version
+
     def wake(self) -> None:
         for event in self.watchers:
             event.set()
 
 
-class GameCache:
-    """Live games by id, least recently used first."""
+#: memory of a game's first frame (state, history, log tail) and of each further one (states share
+#: most of their parts), measured with tracemalloc on 3-player games of 150 actions
+FIRST_FRAME_BYTES = 240_000
+NEXT_FRAME_BYTES = 9_000
 
-    def __init__(self, store: Store, capacity: int) -> None:
+
+def game_bytes(live: LiveGame) -> int:
+    """An estimate of a live game's memory: its frames plus the JSON encoded for its seats (a decoded
+    payload weighs about as much again as its text)."""
+    frames = live.frames
+    encoded = sum(f.encoded_bytes() for f in list(frames)[-MESSAGES_KEPT:])
+    return FIRST_FRAME_BYTES + NEXT_FRAME_BYTES * (len(frames) - 1) + 2 * encoded
+
+
+class GameCache:
+    """Live games by id, least recently used first, within ``max_bytes`` (estimated)."""
+
+    def __init__(self, store: Store, max_bytes: int) -> None:
         self.store = store
-        self.capacity = capacity
+        self.max_bytes = max_bytes
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
 
@@ -78,15 +102,25 @@ class GameCache:
     def remember(self, live: LiveGame) -> None:
         self._games[live.game_id] = live
         self._games.move_to_end(live.game_id)
-        excess = len(self._games) - self.capacity
+        self.trim()
+
+    def forget(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+
+    def size_bytes(self) -> int:
+        return sum(game_bytes(live) for live in self._games.values())
+
+    def trim(self) -> None:
+        """Drop least recently used games (not watched, not busy) until within the bound."""
+        excess = self.size_bytes() - self.max_bytes
         for game_id in list(self._games):
             if excess <= 0:
                 break
             other = self._games[game_id]
             if other.watchers or other.lock.locked():
                 continue
+            excess -= game_bytes(other)
             del self._games[game_id]
-            excess -= 1
 
     async def live(self, game_id: str) -> LiveGame:
         """The game, from the cache or loaded (latest snapshot + later actions); unknown_game if none."""
@@ -123,9 +157,8 @@ class GameCache:
         """Apply actions other processes appended since this one last looked (under live.lock)."""
         newer = await asyncio.to_thread(self.store.actions_after, live.game_id, live.version)
         for _seq, seat, text in newer:
-            live.frames.append(advance(live.latest, seat, pg.parse_action(text)))
+            live.push(advance(live.latest, seat, pg.parse_action(text)))
         if newer:
-            live.row.version = live.version
             live.wake()
         return bool(newer)
 

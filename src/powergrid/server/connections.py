@@ -40,10 +40,10 @@ class ConnectionGuard:
         self.open: dict[str, int] = {}
         self.refused = 0
 
-    def enter(self, host: str | None) -> str | None | bool:
-        """The client key to count the connection under (None: not counted), or False to refuse it."""
+    def enter(self, host: str | None) -> tuple[bool, str | None]:
+        """Whether to admit the connection, and the client key it is counted under (None: not counted)."""
         if not self.per_client or self.addresses.is_trusted(host):
-            return None
+            return True, None
         client = self.addresses.of_peer(host)
         count = self.open.get(client, 0)
         if count >= self.per_client:
@@ -51,9 +51,9 @@ class ConnectionGuard:
             if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
                 log.warning("%d connections refused: %s (and maybe others) holds %d open", self.refused,
                             client, count)
-            return False
+            return False, None
         self.open[client] = count + 1
-        return client
+        return True, client
 
     def leave(self, client: str) -> None:
         count = self.open.get(client, 0) - 1
@@ -105,7 +105,7 @@ _MISSING = object()
 
 def _waiting_for_client(protocol: Any) -> bool:
     """Whether uvicorn's HTTP protocol is waiting for (the rest of) a request from the client."""
-    cycle = getattr(protocol, "cycle", _MISSING)
+    cycle: Any = getattr(protocol, "cycle", _MISSING)
     if cycle is _MISSING:
         return False  # upgraded to a WebSocket (or not an HTTP protocol)
     return cycle is None or bool(cycle.response_complete) or bool(getattr(cycle, "more_body", False))
@@ -129,7 +129,7 @@ class _Relay:
         self._owner.inner = protocol  # the WebSocket upgrade: the real transport keeps calling us
         self._owner.check_soon()
 
-    def get_protocol(self) -> asyncio.BaseProtocol:
+    def get_protocol(self) -> Any:
         return self._owner.inner
 
 
@@ -138,11 +138,12 @@ class GuardedHttp(asyncio.Protocol):
 
     def __init__(self, config: Any, server_state: Any, app_state: Any,
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
-        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol as http_protocol
 
+        protocol_class: Any = http_protocol  # httptools if installed, else h11
         self.loop = _loop or asyncio.get_event_loop()
         self.guard = connection_guard()
-        self.inner: Any = AutoHTTPProtocol(config=config, server_state=server_state, app_state=app_state,
+        self.inner: Any = protocol_class(config=config, server_state=server_state, app_state=app_state,
                                            _loop=_loop)
         self.transport: Any = None
         self.client: str | None = None
@@ -156,12 +157,11 @@ class GuardedHttp(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         host = peer[0] if isinstance(peer, tuple | list) and peer else None
-        admitted = self.guard.enter(host)
-        if admitted is False:
+        admitted, self.client = self.guard.enter(host)
+        if not admitted:
             self.refused = True
             transport.abort()  # frees the descriptor now; the client sees a reset
             return
-        self.client = admitted or None
         self.inner.connection_made(_Relay(transport, self))
         self.check()
 

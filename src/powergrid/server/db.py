@@ -10,6 +10,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
 )
@@ -42,6 +44,10 @@ games = Table(
     Column("seeded", Boolean, nullable=False, default=False),
     #: the creating client's key (a hash, see limits.client_key), for the per-client limits
     Column("creator", String(64), nullable=True),
+    #: milliseconds a bot waits before each of its moves (its job's not-before time)
+    Column("bot_pace_ms", Integer, nullable=False, server_default="0"),
+    #: time.time() of the last change (creation or action): abandoned games expire from it
+    Column("updated_at", Float, nullable=True),
 )
 
 seats = Table(
@@ -77,6 +83,38 @@ snapshots = Table(
     Column("state", Text, nullable=False),
     Column("history", Text, nullable=False),
     PrimaryKeyConstraint("game_id", "seq"),
+)
+
+_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+#: work for worker processes: claimed under a lease, done exactly once (see jobs.py)
+jobs = Table(
+    "jobs", metadata,
+    Column("id", _ID, primary_key=True, autoincrement=True),
+    Column("kind", String(32), nullable=False),
+    Column("lane", String(16), nullable=False),
+    Column("key", String(128), nullable=False),
+    Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
+    Column("version", Integer, nullable=True),
+    Column("client", String(64), nullable=True),
+    Column("payload", Text, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("not_before", Float, nullable=False),
+    Column("lease_until", Float, nullable=True),
+    Column("worker", String(64), nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("result", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    UniqueConstraint("kind", "key", name="uq_jobs_kind_key"),
+)
+
+#: "<game> <version>" messages for the other processes, where the database has no LISTEN (SQLite)
+notices = Table(
+    "notices", metadata,
+    Column("id", _ID, primary_key=True, autoincrement=True),
+    Column("message", String(64), nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")

@@ -15,8 +15,11 @@ import powergrid as pg
 
 from . import views
 
-#: frames kept per live game, so a watcher is sent every version in order
-FRAMES_KEPT = 64
+#: frames kept per live game, so a watcher is sent every version in order (one further behind is
+#: sent the latest)
+FRAMES_KEPT = 16
+#: frames, counted from the latest, that keep their encoded socket messages (older ones re-encode)
+MESSAGES_KEPT = 3
 History = dict[str, list[list[int]]]
 
 
@@ -53,6 +56,17 @@ class Frame:
             body = json.dumps({"game_id": game_id, **self.payload(seat)}, ensure_ascii=False).encode()
             self._bodies[seat] = body
         return body
+
+    def retire(self, keep_messages: bool) -> None:
+        """A newer frame exists: free what only the latest needs (the messages last longest)."""
+        self._public = None
+        self._payloads.clear()
+        self._bodies.clear()
+        if not keep_messages:
+            self._messages.clear()
+
+    def encoded_bytes(self) -> int:
+        return sum(len(b) for b in self._bodies.values()) + sum(len(m) for m in self._messages.values())
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """The JSON a seat (None: a spectator) is sent about this version; built once per seat."""

@@ -1,7 +1,8 @@
-"""Fan-out of "game G reached version V" between server processes.
+"""Fan-out of "game G reached version V" between server processes (and from bot workers).
 
-One interface, three transports: in memory (one process), PostgreSQL LISTEN/NOTIFY (the NOTIFY
-is sent by the append transaction itself, see Store.append), and Redis pub/sub.
+One interface, four transports: in memory (one process, no bot workers), PostgreSQL
+LISTEN/NOTIFY (the NOTIFY is sent by the append transaction itself, see Store.append), the
+``notices`` table on SQLite (written by the append transaction, polled), and Redis pub/sub.
 """
 
 from __future__ import annotations
@@ -9,9 +10,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger("powergrid.server")
+
+#: the channel (PostgreSQL NOTIFY, Redis pub/sub) of the change messages
+CHANNEL = "powergrid_games"
 
 #: called (on the event loop) with a game id and the version it reached
 Listener = Callable[[str, int], None]
@@ -58,6 +64,59 @@ def _parse(payload: str) -> tuple[str, int] | None:
     if version == "seats":
         return game_id, SEATS_CHANGED
     return (game_id, int(version)) if version.isdigit() else None
+
+
+class NoticeHub(Hub):
+    """SQLite: every append writes its message to the ``notices`` table; a thread polls it.
+
+    Ids only grow (pruning always keeps the newest row), so a cursor on the id sees every message
+    committed after this process started, in commit order.
+    """
+
+    shared = True
+
+    def __init__(self, store: Any, poll_s: float = 0.02, keep_s: float = 120.0) -> None:
+        super().__init__()
+        self.store = store
+        self.poll_s = poll_s
+        self.keep_s = keep_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    async def start(self, listener: Listener) -> None:
+        await super().start(listener)
+        cursor = await asyncio.to_thread(self.store.last_notice)
+        loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._poll, args=(loop, cursor), name="notices", daemon=True)
+        self._thread.start()
+
+    def _poll(self, loop: asyncio.AbstractEventLoop, cursor: int) -> None:
+        pruned = time.monotonic()
+        while not self._stop.wait(self.poll_s):
+            try:
+                found = self.store.notices_after(cursor)
+                if found:
+                    cursor = found[-1][0]
+                    parsed = [p for p in (_parse(m) for _id, m in found) if p is not None]
+                    loop.call_soon_threadsafe(self._deliver_all, parsed)
+                if time.monotonic() - pruned > 10:
+                    pruned = time.monotonic()
+                    self.store.prune_notices(self.keep_s)
+            except Exception as exc:
+                if self._stop.is_set():
+                    break
+                log.warning("reading notices failed (%s); retrying", exc)
+                self._stop.wait(1.0)
+
+    def _deliver_all(self, messages: list[tuple[str, int]]) -> None:
+        for game_id, version in messages:
+            self._deliver(game_id, version)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 5)
+        await super().stop()
 
 
 class PostgresHub(Hub):

@@ -4,27 +4,34 @@
 - ``seats``: tokens, claiming, what is public of a seat;
 - ``append``: the validated, versioned append of an action;
 - ``snapshots``: loading from the latest snapshot, saving one every N actions;
-- ``bot_turns``: a bot's decision; ``lobby``: the games list; ``records``: the game record.
+- ``bot_turns``: the job for a bot's turn (played by bot workers, ``bot_worker``);
+- ``lobby``: the games list; ``records``: the game record; ``jobs``: the job queue.
+
+The web process only validates, stores and pushes: bots think in bot-worker processes, and their
+moves reach this process like another process's actions (the hub's notification).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
+import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import Any
 
 import powergrid as pg
 
 from . import records, seats, snapshots
 from .append import next_frame, status_of
-from .bot_turns import bot_decision, check_bot_spec, derive_seed
+from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
 from .errors import ApiError
-from .frames import FRAMES_KEPT, Frame, advance, first_frame
+from .frames import FRAMES_KEPT, Frame, first_frame
 from .lobby import lobby_entry
+from .metrics import LoopLag
 from .pubsub import SEATS_CHANGED, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
@@ -41,26 +48,27 @@ class GameService:
         self.store = store
         self.hub = hub
         self.settings = settings
-        self.cache = GameCache(store, settings.cache_size)
-        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.cache = GameCache(store, settings.cache_mb * 1024 * 1024)
         self._background: set[asyncio.Task[Any]] = set()
-        self.bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads), thread_name_prefix="bot")
+        self._lobby: tuple[float, bytes] | None = None
+        self._lobby_lock = asyncio.Lock()
+        self.loop_lag = LoopLag()
         self.closing = False
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
+        """Nothing is loaded here: bot games resume in the bot workers, other games on demand."""
         await self.hub.start(self.on_notify)
-        for game_id in await asyncio.to_thread(self.store.games_waiting_for_bots):
-            live = await self.live(game_id)
-            self.ensure_bots(live)
+        self._spawn(self._expire_regularly())
+        self._spawn(self._trim_regularly())
+        self._spawn(self.loop_lag.run())
 
     async def stop(self) -> None:
         self.closing = True
-        for task in list(self._bot_tasks.values()) + list(self._background):
+        for task in list(self._background):
             task.cancel()
-        await asyncio.gather(*self._bot_tasks.values(), *self._background, return_exceptions=True)
+        await asyncio.gather(*self._background, return_exceptions=True)
         await self.hub.stop()
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)
@@ -68,11 +76,38 @@ class GameService:
         task.add_done_callback(self._background.discard)
         return task
 
+    async def _expire_regularly(self, every_s: float = 600.0) -> None:
+        """Delete abandoned games (idle past the setting) and old finished jobs, every few minutes."""
+        if self.settings.idle_expiry_hours <= 0:
+            return
+        await asyncio.sleep(min(every_s, 60.0))
+        while not self.closing:
+            try:
+                await self.expire()
+            except Exception:
+                log.exception("expiring idle games failed")
+            await asyncio.sleep(every_s)
+
+    async def _trim_regularly(self, every_s: float = 2.0) -> None:
+        """Keep the cache within its memory bound as games grow (loading a game trims too)."""
+        while not self.closing:
+            await asyncio.sleep(every_s)
+            self.cache.trim()
+
+    async def expire(self) -> list[str]:
+        """Delete the games in play untouched for ``idle_expiry_hours``; their ids."""
+        gone = await asyncio.to_thread(self.store.expire_idle, self.settings.idle_expiry_hours * 3600)
+        for game_id in gone:
+            self.cache.forget(game_id)
+        if gone:
+            log.info("expired %d idle games", len(gone))
+        return gone
+
     # ------------------------------------------------------------------ creating and listing
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,
                           seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
-                          open_seats: frozenset[int] = frozenset(), creator: str | None = None
-                          ) -> dict[str, Any]:
+                          open_seats: frozenset[int] = frozenset(), creator: str | None = None,
+                          bot_pace_ms: int | None = None) -> dict[str, Any]:
         seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
@@ -100,19 +135,38 @@ class GameService:
                 seat_rows.append(SeatRow(seat, "human", None, None, token_hash(token), False))
                 out.append({"seat": seat, "kind": "human", "token": token,
                             "link": seat_link(game_id, seat, token)})
-        created = await asyncio.to_thread(self.store.create_game, game_id, config.to_dict(), seat_rows,
-                                          state.current_player, public=public, seeded=seeded, creator=creator)
-        row = GameRow(game_id, created, config.to_dict(), seat_rows, 0, "playing", 1, public=public,
-                      seeded=seeded)
+        pace = pace_ms(bot_pace_ms, [kind for kind, _ in seat_specs], self.settings)
+        row = GameRow(game_id, datetime.now(UTC), config.to_dict(), seat_rows, 0, "playing", 1, public=public,
+                      seeded=seeded, creator=creator, bot_pace_ms=pace)
+        first_job = turn_job(row, 0, state.current_player)
+        row.created_at = await asyncio.to_thread(
+            self.store.create_game, game_id, config.to_dict(), seat_rows, state.current_player, public=public,
+            seeded=seeded, creator=creator, bot_pace_ms=pace, first_job=first_job)
         live = LiveGame(row, deque([first_frame(state)], maxlen=FRAMES_KEPT))
         self.cache.remember(live)
-        self.ensure_bots(live)
+        self._lobby = None
         return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
-                "spectator_link": f"/game/{game_id}"}
+                "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace}
 
     async def list_games(self) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(self.store.list_games, 200)
-        return [lobby_entry(row) for row in rows]
+        return json.loads(await self.lobby_json())["games"]  # type: ignore[no-any-return]
+
+    async def lobby_json(self) -> bytes:
+        """``{"games": [...]}``, encoded; read from the database at most every ``lobby_cache_s``."""
+        cached = self._lobby
+        if cached is not None and time.monotonic() - cached[0] < self.settings.lobby_cache_s:
+            return cached[1]
+        async with self._lobby_lock:  # one reader at a time; the others take its answer
+            cached = self._lobby
+            if cached is not None and time.monotonic() - cached[0] < self.settings.lobby_cache_s:
+                return cached[1]
+            body = await asyncio.to_thread(self._read_lobby)
+            self._lobby = (time.monotonic(), body)
+            return body
+
+    def _read_lobby(self) -> bytes:
+        rows = self.store.list_games(200)
+        return json.dumps({"games": [lobby_entry(row) for row in rows]}, ensure_ascii=False).encode()
 
     # ------------------------------------------------------------------ loading
     async def live(self, game_id: str) -> LiveGame:
@@ -120,7 +174,8 @@ class GameService:
 
     async def fresh(self, game_id: str) -> LiveGame:
         live = await self.cache.fresh(game_id)
-        self.ensure_bots(live)
+        if live.state.is_over and not live.watchers:
+            self.cache.forget(game_id)  # finished: answered from here, then kept in the database only
         return live
 
     # ------------------------------------------------------------------ seats and tokens
@@ -128,14 +183,19 @@ class GameService:
         return seats.check_seat(live, seat)
 
     async def authenticate(self, live: LiveGame, seat: int, token: str | None) -> None:
+        claimed = 0 <= seat < len(live.row.seats) and live.row.seats[seat].claimed
         await seats.authenticate(self.store, live, seat, token)
+        if not claimed:
+            self._lobby = None  # the seat's first use claims it: the lobby shows it
 
     async def any_seat_token(self, live: LiveGame, token: str | None) -> None:
         seats.any_seat_token(live, token)
 
     async def claim(self, game_id: str, seat: int) -> dict[str, Any]:
         live = await self.fresh(game_id)
-        return await seats.claim(self.store, self.hub, live, seat)
+        self._lobby = None
+        async with live.lock:  # a seats reload from an earlier notice must not undo the new token
+            return await seats.claim(self.store, self.hub, live, seat)
 
     # ------------------------------------------------------------------ acting
     async def act(self, game_id: str, seat: int, token: str | None, text: str,
@@ -150,83 +210,56 @@ class GameService:
             if not await self._commit(live, new):
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
-        self.ensure_bots(live)
         return new
 
     async def _commit(self, live: LiveGame, new: Frame) -> bool:
-        """Append the frame's action to the log (under live.lock); False if another writer won."""
+        """Append the frame's action to the log (under live.lock), with the next bot's turn if a bot is
+        to act; False if another writer won."""
         state = new.state
         assert new.last is not None
         status = status_of(state)
         ok = await asyncio.to_thread(self.store.append, live.game_id, new.version, new.last["seat"],
                                      new.last["action"], status=status, round_=state.round,
-                                     to_act=state.current_player)
+                                     to_act=state.current_player,
+                                     next_job=turn_job(live.row, new.version, state.current_player))
         if not ok:
             await self.cache.catch_up(live)
             return False
-        live.frames.append(new)
-        live.row.version, live.row.status, live.row.round = new.version, status, state.round
+        live.push(new)
+        live.row.status, live.row.round = status, state.round
         live.wake()
         if snapshots.is_due(new.version, self.settings.snapshot_every):
             self._spawn(asyncio.to_thread(snapshots.save, self.store, live.game_id, new))
         await self.hub.publish(live.game_id, new.version)
+        if state.is_over:
+            self._lobby = None
+            if not live.watchers:
+                self.cache.forget(live.game_id)  # finished: the record stays in the database
         return True
-
-    # ------------------------------------------------------------------ bots
-    def ensure_bots(self, live: LiveGame) -> None:
-        """Start this game's bot loop if a bot is to act and none runs here."""
-        if self.closing or live.game_id in self._bot_tasks:
-            return
-        seat = live.state.current_player
-        if seat is None or live.seat(seat).kind != "bot":
-            return
-        task = asyncio.create_task(self._run_bots(live))
-        self._bot_tasks[live.game_id] = task
-        task.add_done_callback(lambda _t: self._bot_tasks.pop(live.game_id, None))
-
-    async def _run_bots(self, live: LiveGame) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            while not self.closing:
-                async with live.lock:
-                    await self.cache.catch_up(live)
-                    frame = live.latest
-                seat = frame.state.current_player
-                if seat is None or live.seat(seat).kind != "bot":
-                    return
-                row = live.seat(seat)
-                assert row.bot is not None and row.bot_seed is not None
-                if self.settings.bot_delay > 0:
-                    await asyncio.sleep(self.settings.bot_delay)
-                action = await loop.run_in_executor(
-                    self.bot_pool, bot_decision, row.bot, derive_seed(row.bot_seed, frame.version),
-                    frame.state.clone(), seat)
-                async with live.lock:
-                    if live.version != frame.version:
-                        continue  # someone else (another process's bot loop) moved first
-                    await self._commit(live, advance(frame, seat, action))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot loop of game %s stopped", live.game_id)
 
     # ------------------------------------------------------------------ fan-out
     def on_notify(self, game_id: str, version: int) -> None:
-        """A process (maybe this one) appended action ``version`` to ``game_id`` (or changed its seats)."""
+        """A process (maybe this one, maybe a bot worker) appended action ``version`` to ``game_id``
+        (or changed its seats). Only games watched here are brought up to date at once; the others
+        catch up when next asked for, so a process does not replay every game's actions."""
+        self._lobby = None if version == SEATS_CHANGED else self._lobby
         live = self.cache.get(game_id)
         if live is None:
             return
         if version == SEATS_CHANGED:
             self._spawn(self._reload_seats(live))
-        elif live.version < version:
+        elif live.version < version and live.watchers:
             self._spawn(self._refresh(live))
 
     async def _reload_seats(self, live: LiveGame) -> None:
-        live.row.seats = await asyncio.to_thread(self.store.seats, live.game_id)
+        async with live.lock:
+            live.row.seats = await asyncio.to_thread(self.store.seats, live.game_id)
 
     async def _refresh(self, live: LiveGame) -> None:
         async with live.lock:
             await self.cache.catch_up(live)
+        if live.state.is_over and not live.watchers:
+            self.cache.forget(live.game_id)
 
     def watch(self, live: LiveGame) -> asyncio.Event:
         event = asyncio.Event()
@@ -235,6 +268,8 @@ class GameService:
 
     def unwatch(self, live: LiveGame, event: asyncio.Event) -> None:
         live.watchers.discard(event)
+        if not live.watchers and live.state.is_over:
+            self.cache.forget(live.game_id)  # finished: the record stays in the database
 
     # ------------------------------------------------------------------ records
     def record(self, live: LiveGame) -> dict[str, Any]:

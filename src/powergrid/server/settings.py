@@ -32,17 +32,38 @@ class Settings:
     snapshot_every: int = field(default_factory=lambda: _env_int("POWERGRID_SNAPSHOT_EVERY", 50))
     #: request bodies larger than this are refused with 413 body_too_large
     max_body_bytes: int = field(default_factory=lambda: _env_int("POWERGRID_MAX_BODY_BYTES", 16 * 1024))
-    #: seconds a bot waits before each move (0: as fast as it can; raise it to watch bot games)
-    bot_delay: float = field(default_factory=lambda: _env_float("POWERGRID_BOT_DELAY", 0.0))
-    #: threads that run bots' decisions, off the event loop
-    bot_threads: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_THREADS", 4))
-    #: live games kept in memory
-    cache_size: int = field(default_factory=lambda: _env_int("POWERGRID_CACHE_SIZE", 2000))
+    #: memory for live games per process, in MB (games are dropped least recently used first)
+    cache_mb: int = field(default_factory=lambda: _env_int("POWERGRID_CACHE_MB", 256))
     #: whether a creator may choose a game's seed (such a game is shown as seeded to everyone)
     chosen_seeds: bool = field(
         default_factory=lambda: os.environ.get("POWERGRID_CHOSEN_SEEDS", "1") not in ("0", "false"))
     #: per-client limits and timeouts (limits.py; POWERGRID_LIMITS=0 turns the per-client ones off)
     limits: Limits = field(default_factory=Limits)
+
+    # ---------------------------------------------------------------- bots (jobs for bot workers)
+    #: default pause before each bot move in games with a person in them (all-bot games: 0)
+    bot_pace_ms: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_PACE_MS", 800))
+    #: the largest pause a game may ask for
+    bot_pace_max_ms: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_PACE_MAX_MS", 5000))
+    #: bot-worker processes `powergrid serve` starts for the quick lane (random, heuristic bots)
+    bot_workers: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_WORKERS", 1))
+    #: bot-worker processes `powergrid serve` starts for the search lane (mcts bots; they help the
+    #: quick lane when idle)
+    search_workers: int = field(default_factory=lambda: _env_int("POWERGRID_SEARCH_WORKERS", 1))
+    #: the most forward-model calls a search bot may spend on one move
+    search_budget_max: int = field(default_factory=lambda: _env_int("POWERGRID_SEARCH_BUDGET_MAX", 16000))
+    #: search-bot turns of one client's games thought about at the same time
+    search_per_client: int = field(default_factory=lambda: _env_int("POWERGRID_SEARCH_PER_CLIENT", 1))
+    #: seconds a worker holds a job before another may take it over (renewed while it works)
+    job_lease_s: float = field(default_factory=lambda: _env_float("POWERGRID_JOB_LEASE_S", 15.0))
+    #: how often an idle worker looks for jobs, and a web process for changes on SQLite
+    poll_ms: int = field(default_factory=lambda: _env_int("POWERGRID_POLL_MS", 20))
+
+    # ---------------------------------------------------------------- lifecycle
+    #: games in play untouched this long are deleted (0: never); finished games are kept
+    idle_expiry_hours: float = field(default_factory=lambda: _env_float("POWERGRID_IDLE_EXPIRY_HOURS", 72.0))
+    #: seconds the lobby list is reused before it is read again
+    lobby_cache_s: float = field(default_factory=lambda: _env_float("POWERGRID_LOBBY_CACHE_S", 2.0))
 
     @property
     def is_postgres(self) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -101,7 +102,7 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def read_message(message: dict[str, Any], max_bytes: int) -> dict[str, Any]:
+def read_message(message: Mapping[str, Any], max_bytes: int) -> dict[str, Any]:
     """The JSON object a client sent; raises Closing for what is not read at all, ApiError otherwise."""
     text = message.get("text")
     if text is None:

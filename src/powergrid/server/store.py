@@ -6,14 +6,26 @@ Every method is blocking (SQLAlchemy Core); the service calls them from worker t
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, insert, select, update
+from sqlalchemy import Engine, and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import db
+from . import db, jobs
+from .jobs import JobSpec
+
+_INSERT_ACTION = insert(db.actions)
+_UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))
+                .values(version=bindparam("b_version"), status=bindparam("b_status"),
+                        round=bindparam("b_round"), to_act=bindparam("b_to_act"),
+                        updated_at=bindparam("b_updated_at")))
+_INSERT_NOTICE = insert(db.notices)
+_ACTIONS_AFTER = (select(db.actions.c.seq, db.actions.c.seat, db.actions.c.action)
+                  .where(db.actions.c.game_id == bindparam("b_game"), db.actions.c.seq > bindparam("b_seq"))
+                  .order_by(db.actions.c.seq))
 
 
 @dataclass
@@ -39,6 +51,10 @@ class GameRow:
     round: int
     public: bool = False
     seeded: bool = False
+    #: the creating client's key (for per-client limits and the search cap)
+    creator: str | None = None
+    #: milliseconds each bot waits before it moves
+    bot_pace_ms: int = 0
 
 
 @dataclass
@@ -49,24 +65,30 @@ class Snapshot:
 
 
 class Store:
-    def __init__(self, engine: Engine, notify_channel: str | None = None) -> None:
+    def __init__(self, engine: Engine, notify_channel: str | None = None, notices: bool = False) -> None:
         self.engine = engine
         #: with PostgreSQL, each append sends NOTIFY on this channel inside its own transaction
         self.notify_channel = notify_channel
+        #: without LISTEN/NOTIFY (SQLite), each append writes its message to the notices table
+        self.notices = notices
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, config: dict[str, Any], seat_rows: list[SeatRow],
                     to_act: int | None, *, public: bool = False, seeded: bool = False,
-                    creator: str | None = None) -> datetime:
+                    creator: str | None = None, bot_pace_ms: int = 0,
+                    first_job: JobSpec | None = None) -> datetime:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(insert(db.games).values(
                 id=game_id, created_at=now, map=config["map"], players=config["players"],
                 variant=config["variant"], config=json.dumps(config), version=0, status="playing",
-                round=1, to_act=to_act, public=public, seeded=seeded, creator=creator))
+                round=1, to_act=to_act, public=public, seeded=seeded, creator=creator,
+                bot_pace_ms=bot_pace_ms, updated_at=time.time()))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
                  "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open} for s in seat_rows])
+            if first_job is not None:
+                jobs.enqueue(conn, first_job)
         return now
 
     def game(self, game_id: str) -> GameRow | None:
@@ -90,12 +112,50 @@ class Store:
         return [_game_row(r, by_game.get(r.id, [])) for r in rows]
 
     def games_waiting_for_bots(self) -> list[str]:
-        """Games in play whose next actor is a bot seat (to resume after a restart)."""
-        g, s = db.games, db.seats
+        """Games in play whose next actor is a bot seat and that have no job for it yet."""
+        g, s, j = db.games, db.seats, db.jobs
+        has_job = (select(j.c.id).where(j.c.kind == "bot_turn", j.c.game_id == g.c.id,
+                                        j.c.version == g.c.version).exists())
         query = (select(g.c.id).join(s, and_(s.c.game_id == g.c.id, s.c.seat == g.c.to_act))
-                 .where(g.c.status == "playing", s.c.kind == "bot"))
+                 .where(g.c.status == "playing", s.c.kind == "bot", ~has_job))
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query)]
+
+    def enqueue(self, spec: JobSpec) -> None:
+        with self.engine.begin() as conn:
+            jobs.enqueue(conn, spec)
+
+    # ------------------------------------------------------------------ expiry
+    def expire_idle(self, idle_s: float, limit: int = 500) -> list[str]:
+        """Delete games in play untouched for ``idle_s`` seconds (abandoned); finished games stay."""
+        g = db.games
+        cutoff = time.time() - idle_s
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(select(g.c.id).where(
+                g.c.status != "over", g.c.updated_at < cutoff).limit(limit))]
+            if ids:
+                for table in (db.jobs, db.snapshots, db.actions, db.seats):
+                    conn.execute(delete(table).where(table.c.game_id.in_(ids)))
+                conn.execute(delete(g).where(g.c.id.in_(ids)))
+        return ids
+
+    def notices_after(self, last_id: int, limit: int = 2000) -> list[tuple[int, str]]:
+        """The change messages written since ``last_id`` (SQLite fan-out)."""
+        n = db.notices
+        with self.engine.connect() as conn:
+            return [(r.id, r.message) for r in conn.execute(
+                select(n.c.id, n.c.message).where(n.c.id > last_id).order_by(n.c.id).limit(limit))]
+
+    def last_notice(self) -> int:
+        n = db.notices
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(n.c.id).order_by(n.c.id.desc()).limit(1)).scalar() or 0)
+
+    def prune_notices(self, older_than_s: float) -> None:
+        n = db.notices
+        with self.engine.begin() as conn:
+            newest = select(func.max(n.c.id)).scalar_subquery()  # kept: ids must never go back
+            conn.execute(delete(n).where(n.c.at < time.time() - older_than_s, n.c.id < newest))
 
     # ------------------------------------------------------------------ seats
     def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
@@ -121,6 +181,8 @@ class Store:
             # delivered on commit, and only if the transaction commits
             conn.exec_driver_sql("SELECT pg_notify(%(ch)s, %(msg)s)",
                                  {"ch": self.notify_channel, "msg": payload})
+        if self.notices:
+            conn.execute(_INSERT_NOTICE, {"message": payload, "at": time.time()})
 
     def mark_claimed(self, game_id: str, seat: int) -> None:
         s = db.seats
@@ -130,24 +192,32 @@ class Store:
 
     # ------------------------------------------------------------------ the log
     def append(self, game_id: str, seq: int, seat: int, action: str, *, status: str, round_: int,
-               to_act: int | None) -> bool:
-        """Commit action number ``seq``; False if that number is taken (another writer won)."""
+               to_act: int | None, next_job: JobSpec | None = None, done_job: int | None = None) -> bool:
+        """Commit action number ``seq``; False if that number is taken (another writer won).
+
+        In the same transaction: the job the new position calls for (a bot's turn) is enqueued,
+        and the job that made this action (``done_job``) is marked done.
+        """
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(db.actions).values(game_id=game_id, seq=seq, seat=seat, action=action,
-                                                       created_at=datetime.now(UTC)))
-                conn.execute(update(db.games).where(db.games.c.id == game_id)
-                             .values(version=seq, status=status, round=round_, to_act=to_act))
+                # statements built once (module level): this is the server's hottest write
+                conn.execute(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat, "action": action,
+                                              "created_at": datetime.now(UTC)})
+                conn.execute(_UPDATE_GAME, {"b_id": game_id, "b_version": seq, "b_status": status,
+                                            "b_round": round_, "b_to_act": to_act,
+                                            "b_updated_at": time.time()})
+                if next_job is not None:
+                    jobs.enqueue(conn, next_job)
+                if done_job is not None:
+                    jobs.mark_done(conn, done_job)
                 self._notify(conn, f"{game_id} {seq}")
         except IntegrityError:
             return False
         return True
 
     def actions_after(self, game_id: str, seq: int) -> list[tuple[int, int, str]]:
-        a = db.actions
         with self.engine.connect() as conn:
-            rows = conn.execute(select(a.c.seq, a.c.seat, a.c.action)
-                                .where(a.c.game_id == game_id, a.c.seq > seq).order_by(a.c.seq)).all()
+            rows = conn.execute(_ACTIONS_AFTER, {"b_game": game_id, "b_seq": seq}).all()
         return [(r.seq, r.seat, r.action) for r in rows]
 
 
@@ -179,4 +249,4 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
         seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed), bool(s.open))
                for s in seat_rows],
         version=row.version, status=row.status, round=row.round, public=bool(row.public),
-        seeded=bool(row.seeded))
+        seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0)

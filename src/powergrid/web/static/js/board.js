@@ -113,7 +113,7 @@ export function placeLabels(map, pos) {
   for (const name of cities) {
     const [x, y] = pos.get(name);
     const w = Math.ceil(textWidth(name, NAME_FONT)) + 6;
-    const hgt = 13;
+    const hgt = 15.5;  // the text box is up to 14.5 units tall when drawn small
     const gap = DISC + 2;
     const spots = [
       ["below", 0, gap + hgt / 2], ["above", 0, -gap - hgt / 2],
@@ -196,7 +196,9 @@ export class Board {
     this.svg = this.draw();
     if (this.mini) container.replaceChildren(this.svg);
     else {
-      container.replaceChildren(this.svg, this.zoomControls());
+      // the buttons sit in a strip of their own: over the map they would hide cities from taps
+      container.replaceChildren(this.zoomControls(), this.svg);
+      container.style.setProperty("--map-aspect", `${this.base.w.toFixed(0)} / ${this.base.h.toFixed(0)}`);
       this.enableZoom();
     }
   }
@@ -219,7 +221,7 @@ export class Board {
       viewBox: `${x0} ${y0} ${width} ${height}`,
       preserveAspectRatio: "xMidYMid meet",
       role: this.mini ? "img" : "group",
-      "aria-label": this.mini ? `Map of ${this.map.name}` : `Map of ${this.map.name}: + and − zoom, arrow keys move, 0 shows it all`,
+      "aria-label": this.mini ? `Map of ${this.map.name}` : `Map of ${this.map.name}: + and − zoom, arrow keys move, 0 shows the regions in play`,
       tabindex: this.mini ? undefined : "0",
     });
     svg.append(s("defs", {},
@@ -338,7 +340,7 @@ export class Board {
     return h("div", { class: "zoom-controls" },
       button("+", "Zoom in", () => this.zoomBy(1.5), "zoom-in"),
       button("−", "Zoom out", () => this.zoomBy(1 / 1.5), "zoom-out"),
-      button("⤢", "Show the whole map", () => this.resetView(), "zoom-fit"));
+      button("⤢", "Show the regions in play", () => this.resetView(), "zoom-fit"));
   }
 
   get zoom() {
@@ -348,8 +350,39 @@ export class Board {
   applyView() {
     const { x, y, w, h: height } = this.vb;
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${height}`);
-    this.svg.classList.toggle("zoomed", this.zoom > 1.01);
+    const home = this.home || this.base;
+    this.svg.classList.toggle("zoomed", this.vb.w < home.w * 0.99);
     this.svg.dataset.zoom = this.zoom.toFixed(2);
+  }
+
+  /** The view the map opens at and returns to: the regions in play (the whole map if none). */
+  setHome(names) {
+    const atHome = !this.home || this.sameView(this.vb, this.home);
+    const points = names.map((name) => this.point(name));
+    if (!points.length) this.home = { ...this.base };
+    else {
+      const pad = 62;
+      const xs = points.map((p) => p[0]);
+      const ys = points.map((p) => p[1]);
+      let x0 = Math.min(...xs) - pad;
+      let y0 = Math.min(...ys) - pad;
+      let w = Math.max(...xs) + pad - x0;
+      let hgt = Math.max(...ys) + pad - y0;
+      // keep the map's proportions, so zooming out from here goes back to the whole map smoothly
+      const ratio = this.base.w / this.base.h;
+      if (w / hgt < ratio) { const grow = hgt * ratio - w; x0 -= grow / 2; w += grow; } else { const grow = w / ratio - hgt; y0 -= grow / 2; hgt += grow; }
+      this.home = { x: x0, y: y0, w: Math.min(w, this.base.w), h: Math.min(hgt, this.base.h) };
+      const saved = this.vb;
+      this.vb = { ...this.home };
+      this.clampView();
+      this.home = { ...this.vb };
+      this.vb = saved;
+    }
+    if (atHome) this.resetView();
+  }
+
+  sameView(a, b) {
+    return ["x", "y", "w", "h"].every((k) => Math.abs(a[k] - b[k]) < 0.5);
   }
 
   /** Zoom by a factor around a point of the map (user units; the centre of the view if left out). */
@@ -372,7 +405,7 @@ export class Board {
   }
 
   resetView() {
-    this.vb = { ...this.base };
+    this.vb = { ...(this.home || this.base) };
     this.applyView();
   }
 
@@ -491,6 +524,7 @@ export class Board {
       group.classList.toggle("off", off);
       if (label) label.classList.toggle("off", off);
     }
+    if (!this.mini) this.setHome(this.map.cities.filter((c) => cityIn(c.name)).map((c) => c.name));
   }
 
   /** Houses in slot order: houses = {city: [seat, ...]}; openSlots = slots usable in this Step. */

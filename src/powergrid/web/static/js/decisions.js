@@ -89,6 +89,25 @@ function bidControl(min, max, onSubmit, label) {
   return { row, input, value: () => clamp(Number(input.value)) };
 }
 
+/**
+ * Redraw part of a form and keep the keyboard focus on the same control (found again by a
+ * selector built from its data attributes), so keyboard players do not lose their place.
+ */
+function keepingFocus(container, redraw, fallback) {
+  const active = document.activeElement;
+  let selector = null;
+  if (active && container.contains(active)) {
+    const data = Object.entries(active.dataset || {}).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
+    selector = data ? `${active.tagName.toLowerCase()}${data}` : null;
+  }
+  redraw();
+  if (selector) {
+    const again = container.querySelector(selector);
+    if (again && !again.disabled) again.focus();
+    else (fallback || container.querySelector("button:not([disabled])"))?.focus();
+  }
+}
+
 function button(text, onclick, kind = "primary", attrs = {}) {
   return h("button", { type: "button", class: `btn ${kind}`, onclick, ...attrs }, text);
 }
@@ -230,6 +249,9 @@ function buyResources(ctx, legal) {
     ctx.actAll(actions);
   }
   function draw() {
+    keepingFocus(rows, drawRows, confirm);
+  }
+  function drawRows() {
     rows.replaceChildren(...RESOURCES.flatMap((res, i) => {
       if (!legal.buy[res] && !plan[i]) return [];
       const more = plan.slice();
@@ -371,7 +393,7 @@ function power(ctx, legal) {
     const current = [...chosenPlants].sort((a, b) => a - b);
     const choices = bySet.get(key(current)) || [];
     if (!choices.includes(chosen)) chosen = choices[0];
-    cardsRow.replaceChildren(...me.plants.map((p) => {
+    keepingFocus(cardsRow, () => cardsRow.replaceChildren(...me.plants.map((p) => {
       const next = new Set(chosenPlants);
       if (next.has(p)) next.delete(p);
       else next.add(p);
@@ -382,7 +404,7 @@ function power(ctx, legal) {
         title: usable.has(p) ? undefined : `Plant ${p} has no fuel to run`,
         onclick: ok ? () => { chosenPlants = next; draw(); } : undefined,
       });
-    }));
+    })), confirm);
     mixArea.replaceChildren(...(choices.length > 1 ? [
       h("p", { class: "hint" }, "Choose the fuel mix:"),
       ...choices.map((option) => h("label", { class: "option" },

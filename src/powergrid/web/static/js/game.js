@@ -332,6 +332,7 @@ function drawDecision(view, toAct) {
   game.board.setBuildChoices({}, []);
   const box = $("decision");
   const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
+  document.body.dataset.decision = mine ? "" : "waiting";
   if (!mine) {
     clearHintMarks();
     box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
@@ -352,7 +353,9 @@ function drawDecision(view, toAct) {
     actAll,
     onCityClick: (fn) => { game.cityHandler = fn; },
   };
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), renderDecision(ctx),
+  const form = renderDecision(ctx);
+  document.body.dataset.decision = form.dataset.decision;
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), form,
     hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
   box.classList.add("mine");
   box.classList.remove("flash");
@@ -374,14 +377,29 @@ function logItem(line, fresh) {
 function setUpLog() {
   const box = $("log");
   // Follow new entries unless the reader has scrolled up; then offer a way back to the latest.
+  // Only the reader unpins the log: scrolls the page causes itself (new entries, the "earlier"
+  // button, scroll anchoring, a panel growing) never do.
+  let touched = 0;
+  for (const kind of ["wheel", "touchstart", "touchmove", "pointerdown", "keydown"]) {
+    box.addEventListener(kind, () => { touched = performance.now(); }, { passive: true });
+  }
   box.addEventListener("scroll", () => {
     if (!box.clientHeight) return;
-    game.log.pinned = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
-    if (game.log.pinned) {
-      game.log.unseen = 0;
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    if (atEnd) {
+      if (!game.log.pinned || game.log.unseen) {
+        game.log.pinned = true;
+        game.log.unseen = 0;
+        drawLogButtons();
+      }
+    } else if (performance.now() - touched < 1500 && game.log.pinned) {
+      game.log.pinned = false;
       drawLogButtons();
     }
   });
+  // The log's box changes size when the panels around it do (the latest move, a player's plants,
+  // a phone's tab): a pinned log stays at its newest entry.
+  if (window.ResizeObserver) new ResizeObserver(() => { if (game.log.pinned) scrollLogToEnd(); }).observe(box);
   $("log-latest").addEventListener("click", () => {
     game.log.pinned = true;
     game.log.unseen = 0;
@@ -398,6 +416,7 @@ function scrollLogToEnd() {
 function drawLogButtons() {
   const latest = $("log-latest");
   latest.hidden = game.log.pinned;
+  $("log").dataset.pinned = String(game.log.pinned);
   latest.textContent = game.log.unseen ? `${game.log.unseen} new ↓ jump to latest` : "Jump to latest ↓";
   const box = $("log");
   let earlier = box.querySelector(".log-earlier");
@@ -441,9 +460,7 @@ function drawLog(view) {
   const tailStart = total - lines.length;
   const box = $("log");
   const log = game.log;
-  const visible = box.clientHeight > 0;
-  const atEnd = visible ? box.scrollHeight - box.scrollTop - box.clientHeight < 24 : log.pinned;
-  const follow = log.pinned || atEnd;
+  const follow = log.pinned;
   const shownEnd = log.start + log.lines.length;
   if (!log.lines.length || tailStart > shownEnd || total < shownEnd || log.start < 0) {
     // first draw, a gap (missed more than the server keeps), or the log got shorter (undo): start again
@@ -460,9 +477,13 @@ function drawLog(view) {
   if (follow) {
     log.pinned = true;
     log.unseen = 0;
-    scrollLogToEnd();
   }
   drawLogButtons();
+  if (follow) {
+    scrollLogToEnd();
+    // and once more after this frame's other redraws (the latest move, the players' boards)
+    requestAnimationFrame(() => { if (game.log.pinned) scrollLogToEnd(); });
+  }
 }
 
 /** Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere). */

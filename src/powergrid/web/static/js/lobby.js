@@ -236,7 +236,7 @@ function showCreated(game) {
     h("h3", {}, "Game ready"),
     humans.length > 1
       ? h("p", { class: "hint" }, "Send each friend their seat's link, or tick “plays here” for seats played on this computer (hot-seat: the page switches to whoever must act).")
-      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, "Only bots play: watch them."),
+      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, game.seats.some((seat) => seat.open) ? "Anyone may take the open seats from the list of games." : "Only bots play: watch them."),
     ...humans.map((seat) => linkRow(playerChip(seat.seat), seat.link, seat)),
     linkRow(h("span", { class: "muted" }, "Watch"), game.spectator_link, null),
     h("div", { class: "buttons" },

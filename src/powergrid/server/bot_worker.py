@@ -1,0 +1,270 @@
+"""Bot workers: processes that claim jobs from the database and do them, off the web processes.
+
+``powergrid serve`` starts some (``POWERGRID_BOT_WORKERS`` for the quick lane,
+``POWERGRID_SEARCH_WORKERS`` for the search lane); ``powergrid bots --database-url ...`` runs more,
+on any machine that reaches the same PostgreSQL. A job kind is handled by the function registered
+for it in ``HANDLERS``.
+
+A bot turn (``bot_turn`` job for version *v*): the worker brings the game to version *v* (its own
+small cache, caught up from the log), asks the bot with only its seat's view, checks the move with
+the same ``append.next_frame`` as a person's action, and appends it as action *v + 1* in one
+transaction that also enqueues the next bot's turn and marks this job done. A worker killed
+mid-turn leaves the job leased; when the lease runs out another worker plays the turn again, with
+the same seed, so the same move; the append at *v + 1* lets exactly one of them in.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable
+
+import powergrid as pg
+
+from . import db, snapshots
+from .append import next_frame, status_of
+from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
+from .coach_jobs import COACH_HANDLERS
+from .frames import Frame, advance
+from .jobs import QUICK, SEARCH, Job, JobQueue
+from .pubsub import CHANNEL
+from .settings import Settings
+from .store import GameRow, Store
+
+log = logging.getLogger("powergrid.bots")
+
+#: games a worker keeps in memory (it plays a few games' turns in a row)
+GAMES_KEPT = 64
+#: search workers run at this lower priority where they share a machine with the web processes
+SEARCH_NICENESS = 10
+
+
+class BotWorker:
+    """One worker: claims jobs of its lanes, one at a time, and does them."""
+
+    def __init__(self, settings: Settings, lanes: list[str], name: str | None = None) -> None:
+        self.settings = settings
+        self.lanes = lanes
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}:{'+'.join(lanes)}"
+        self.engine = db.make_engine(settings.database_url)
+        channel = CHANNEL if settings.is_postgres and not settings.redis_url else None
+        self.store = Store(self.engine, channel, notices=settings.is_sqlite and not settings.redis_url)
+        self.queue = JobQueue(self.engine, settings.job_lease_s, settings.search_per_client)
+        self.games: OrderedDict[str, tuple[GameRow, deque[Frame]]] = OrderedDict()
+        self._redis = None
+        if settings.redis_url:
+            import redis
+
+            self._redis = redis.Redis.from_url(settings.redis_url)
+        self.done = 0
+
+    def run(self, stop: threading.Event, parent: int | None = None) -> None:
+        """Work until ``stop`` is set (or the parent process is gone)."""
+        self.resume_waiting_games()
+        poll = self.settings.poll_ms / 1000
+        while not stop.is_set():
+            if parent is not None and os.getppid() != parent:
+                log.warning("worker %s: the server process is gone; stopping", self.name)
+                break
+            try:
+                job = self.queue.claim(self.name, self.lanes)
+            except Exception as exc:  # the database restarted: try again shortly
+                log.warning("worker %s: claiming failed (%s)", self.name, exc)
+                stop.wait(1.0)
+                continue
+            if job is None:
+                stop.wait(poll)
+                continue
+            self.work(job)
+
+    def work(self, job: Job) -> None:
+        handler = HANDLERS.get(job.kind)
+        if handler is None:
+            log.error("worker %s: no handler for job kind %r (job %d); leaving it", self.name, job.kind,
+                      job.id)
+            return
+        renewing = threading.Event()
+        keeper = threading.Thread(target=self._keep_lease, args=(job, renewing), daemon=True)
+        keeper.start()
+        try:
+            handler(self, job)
+            self.done += 1
+        except Exception:
+            # the lease runs out and another attempt is made (up to JobQueue.max_attempts)
+            log.exception("worker %s: job %d (%s %s) failed", self.name, job.id, job.kind, job.key)
+            self.games.pop(job.game_id or "", None)
+        finally:
+            renewing.set()
+            keeper.join()
+
+    def _keep_lease(self, job: Job, finished: threading.Event) -> None:
+        while not finished.wait(self.settings.job_lease_s / 3):
+            try:
+                if not self.queue.renew(job):
+                    return
+            except Exception as exc:
+                log.warning("worker %s: renewing job %d failed (%s)", self.name, job.id, exc)
+
+    def resume_waiting_games(self) -> None:
+        """Enqueue the bot turns of games that wait for a bot but have no job (older databases)."""
+        for game_id in self.store.games_waiting_for_bots():
+            found = self.game(game_id)
+            if found is None:
+                continue
+            row, frames = found
+            spec = turn_job(row, frames[-1].version, frames[-1].state.current_player)
+            if spec is not None:
+                self.store.enqueue(spec)
+
+    # ------------------------------------------------------------------ games
+    def game(self, game_id: str) -> tuple[GameRow, deque[Frame]] | None:
+        """The game at the newest version in the log (from this worker's cache, caught up)."""
+        found = self.games.get(game_id)
+        if found is None:
+            row = self.store.game(game_id)
+            if row is None:
+                return None
+            found = (row, snapshots.load_frames(self.store, row))
+            self.games[game_id] = found
+            while len(self.games) > GAMES_KEPT:
+                self.games.popitem(last=False)
+        else:
+            self.games.move_to_end(game_id)
+            frames = found[1]
+            for _seq, seat, text in self.store.actions_after(game_id, frames[-1].version):
+                frames.append(advance(frames[-1], seat, pg.parse_action(text)))
+        return found
+
+    def announce(self, game_id: str, version: int) -> None:
+        """Tell the web processes (PostgreSQL NOTIFY and SQLite notices are sent by the append)."""
+        if self._redis is not None:
+            self._redis.publish(CHANNEL, f"{game_id} {version}")
+
+
+def play_bot_turn(worker: BotWorker, job: Job) -> None:
+    """A ``bot_turn`` job: the bot's move at ``job.version``, appended as the next action."""
+    assert job.game_id is not None and job.version is not None
+    found = worker.game(job.game_id)
+    if found is None:
+        worker.queue.done(job, {"skipped": "no such game"})
+        return
+    row, frames = found
+    frame = frames[-1]
+    seat = int(job.payload["seat"])
+    if frame.version != job.version or frame.state.current_player != seat:
+        worker.queue.done(job, {"skipped": f"the game is at version {frame.version}"})
+        return
+    bot = row.seats[seat]
+    assert bot.bot is not None and bot.bot_seed is not None
+    action = bot_decision(bot.bot, derive_seed(bot.bot_seed, frame.version), frame.state, seat,
+                          worker.settings.search_budget_max)
+    new = next_frame(frame, seat, str(action), job.version)  # the same checks as a person's action
+    state = new.state
+    ok = worker.store.append(job.game_id, new.version, seat, str(action), status=status_of(state),
+                             round_=state.round, to_act=state.current_player,
+                             next_job=turn_job(row, new.version, state.current_player), done_job=job.id)
+    if not ok:  # another worker played this turn (this one's lease had run out)
+        worker.queue.done(job, {"skipped": "played by another worker"})
+        worker.games.pop(job.game_id, None)
+        return
+    frames.append(new)
+    if snapshots.is_due(new.version, worker.settings.snapshot_every):
+        snapshots.save(worker.store, job.game_id, new)
+    if state.is_over:
+        worker.games.pop(job.game_id, None)
+    worker.announce(job.game_id, new.version)
+
+
+#: job kind -> what a worker does with it. A handler must be idempotent (a job may run twice when a
+#: lease runs out) and should finish the job in the transaction that stores its effect.
+HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn, **COACH_HANDLERS}
+
+
+# ---------------------------------------------------------------------- processes
+def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) -> None:
+    """The body of a worker process: work until SIGTERM/SIGINT."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    if SEARCH in lanes:
+        os.nice(SEARCH_NICENESS)  # long searches yield the CPU to web requests and quick bots
+    worker = BotWorker(settings, lanes)
+    log.info("bot worker %s started", worker.name)
+    try:
+        worker.run(stop, parent)
+    finally:
+        worker.engine.dispose()
+
+
+def lanes_for(search: bool) -> list[str]:
+    """A search worker takes search jobs first and helps the quick lane when it has none."""
+    return [SEARCH, QUICK] if search else [QUICK]
+
+
+class WorkerPool:
+    """Worker processes started by ``powergrid serve`` (or ``powergrid bots --processes N``),
+    restarted if one dies; each one stops by itself when this process is gone."""
+
+    def __init__(self, lanes: list[list[str]], env: dict[str, str] | None = None) -> None:
+        self.lanes = lanes
+        self.env = {**os.environ, **(env or {})}
+        self.procs: list[subprocess.Popen[bytes] | None] = [None] * len(lanes)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _start(self, index: int) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "bots",
+                   "--lanes", ",".join(self.lanes[index]), "--parent", str(os.getpid())]
+        return subprocess.Popen(command, env=self.env)
+
+    def start(self) -> None:
+        for i in range(len(self.lanes)):
+            self.procs[i] = self._start(i)
+        self._thread = threading.Thread(target=self._watch, name="bot-workers", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(1.0):
+            for i, proc in enumerate(self.procs):
+                if proc is not None and proc.poll() is not None:
+                    log.warning("bot worker %d exited (%s); starting another", proc.pid, proc.returncode)
+                    self.procs[i] = self._start(i)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+        for proc in self.procs:
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            if proc is not None:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def default_lanes(settings: Settings) -> list[list[str]]:
+    return [lanes_for(False)] * settings.bot_workers + [lanes_for(True)] * settings.search_workers
+
+
+def wait_forever(pool: WorkerPool) -> None:
+    """Block until SIGTERM/SIGINT, then stop the pool."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        pool.stop()
+
+
+__all__ = ["BotWorker", "HANDLERS", "WorkerPool", "default_lanes", "lanes_for", "run_worker"]

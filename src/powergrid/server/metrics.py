@@ -1,0 +1,69 @@
+"""What an operator (and the load test) reads of a web process: request time, event-loop lag.
+
+``ServerTiming`` adds ``Server-Timing: app;dur=<ms>`` to every HTTP answer: the time from the
+request's arrival in the app to the start of its answer, as the server saw it. ``LoopLag`` samples
+how late the event loop wakes a sleeping task: anything CPU-heavy on the loop shows up there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections import deque
+from typing import Any
+
+
+class ServerTiming:
+    """Pure ASGI middleware: the server-side duration of each HTTP request, in a response header."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+
+        async def timed_send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                ms = (time.perf_counter() - began) * 1000
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                  (b"server-timing", f"app;dur={ms:.2f}".encode())]}
+            await send(message)
+
+        await self.app(scope, receive, timed_send)
+
+
+class LoopLag:
+    """How late the event loop runs a task that asked to wake after ``every_s`` (the last samples)."""
+
+    def __init__(self, every_s: float = 0.05, kept: int = 2400) -> None:
+        self.every_s = every_s
+        self.samples: deque[float] = deque(maxlen=kept)
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            began = loop.time()
+            await asyncio.sleep(self.every_s)
+            self.samples.append(max(0.0, loop.time() - began - self.every_s))
+
+    def summary(self) -> dict[str, float]:
+        ordered = sorted(self.samples)
+        if not ordered:
+            return {"p50": 0.0, "p99": 0.0, "max": 0.0, "samples": 0}
+
+        def at(p: float) -> float:
+            return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
+
+        return {"p50": at(0.5), "p99": at(0.99), "max": round(ordered[-1] * 1000, 2), "samples": len(ordered)}
+
+    def reset(self) -> None:
+        self.samples.clear()
+
+
+def process_stats(lag: LoopLag, cache: Any) -> dict[str, Any]:
+    return {"pid": os.getpid(), "loop_lag_ms": lag.summary(), "cached_games": len(cache),
+            "cache_mb": round(cache.size_bytes() / 1e6, 1), "cpu_s": round(time.process_time(), 3)}

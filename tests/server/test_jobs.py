@@ -1,0 +1,120 @@
+"""The job queue: each job claimed once under a lease, lanes, the per-client search cap, not-before."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Engine, select
+
+from powergrid.server import db
+from powergrid.server.jobs import QUICK, SEARCH, JobQueue, JobSpec
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = db.make_engine(database_url)
+    db.migrate(engine)
+    yield engine
+    engine.dispose()
+
+
+def spec(key: str, lane: str = QUICK, client: str | None = None, not_before: float = 0.0) -> JobSpec:
+    return JobSpec(kind="test", lane=lane, key=key, payload={"n": key}, client=client, not_before=not_before)
+
+
+def test_a_job_is_enqueued_once_per_key(engine: Engine) -> None:
+    queue = JobQueue(engine)
+    queue.enqueue(spec("a"))
+    queue.enqueue(spec("a"))
+    assert queue.counts() == {"queued": 1}
+
+
+def test_each_job_is_claimed_by_one_of_many_racing_workers(engine: Engine) -> None:
+    queue = JobQueue(engine, lease_s=60)
+    for i in range(12):
+        queue.enqueue(spec(f"j{i}"))
+    claimed: list[list[int]] = [[] for _ in range(4)]
+    barrier = threading.Barrier(4)
+
+    def work(index: int) -> None:
+        barrier.wait()
+        while (job := queue.claim(f"w{index}", [QUICK])) is not None:
+            claimed[index].append(job.id)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ids = [i for c in claimed for i in c]
+    assert len(ids) == 12 and len(set(ids)) == 12  # every job once, none twice
+    assert queue.claim("late", [QUICK]) is None  # all leased
+
+
+def test_an_expired_lease_is_claimed_again_and_a_lost_lease_cannot_be_renewed(engine: Engine) -> None:
+    queue = JobQueue(engine, lease_s=0.2)
+    queue.enqueue(spec("a"))
+    first = queue.claim("w1", [QUICK])
+    assert first is not None and first.attempts == 1
+    assert queue.claim("w2", [QUICK]) is None  # leased to w1
+    time.sleep(0.3)
+    again = queue.claim("w2", [QUICK])
+    assert again is not None and again.id == first.id and again.attempts == 2
+    assert not queue.renew(first)  # w1's lease is gone
+    assert queue.renew(again)
+    queue.done(again, {"ok": True})
+    assert queue.counts() == {"done": 1}
+
+
+def test_a_job_that_keeps_failing_is_given_up(engine: Engine) -> None:
+    queue = JobQueue(engine, lease_s=0.05, max_attempts=2)
+    queue.enqueue(spec("a"))
+    for _ in range(2):
+        assert queue.claim("w", [QUICK]) is not None
+        time.sleep(0.1)
+    assert queue.claim("w", [QUICK]) is None
+    assert queue.counts() == {"failed": 1}
+
+
+def test_lanes_keep_quick_work_from_waiting_behind_search(engine: Engine) -> None:
+    queue = JobQueue(engine, search_per_client=0)
+    queue.enqueue(spec("s1", SEARCH))
+    queue.enqueue(spec("s2", SEARCH))
+    queue.enqueue(spec("q1", QUICK))
+    quick = queue.claim("quick-worker", [QUICK])
+    assert quick is not None and quick.key == "q1"
+    assert queue.claim("quick-worker", [QUICK]) is None  # a quick worker never takes search work
+    first = queue.claim("search-worker", [SEARCH, QUICK])
+    assert first is not None and first.lane == SEARCH
+
+
+def test_one_client_gets_one_search_job_at_a_time(engine: Engine) -> None:
+    queue = JobQueue(engine, search_per_client=1)
+    queue.enqueue(spec("a1", SEARCH, client="alice"))
+    queue.enqueue(spec("a2", SEARCH, client="alice"))
+    queue.enqueue(spec("b1", SEARCH, client="bob"))
+    first = queue.claim("w1", [SEARCH])
+    second = queue.claim("w2", [SEARCH])
+    assert first is not None and second is not None
+    assert {first.key, second.key} == {"a1", "b1"}  # alice's second waits for her first
+    assert queue.claim("w3", [SEARCH]) is None
+    queue.done(first if first.key == "a1" else second)
+    third = queue.claim("w3", [SEARCH])
+    assert third is not None and third.key == "a2"
+
+
+def test_a_job_is_not_taken_before_its_time(engine: Engine) -> None:
+    queue = JobQueue(engine)
+    queue.enqueue(spec("later", not_before=time.time() + 3600))
+    queue.enqueue(spec("now"))
+    job = queue.claim("w", [QUICK])
+    assert job is not None and job.key == "now"
+    assert queue.claim("w", [QUICK]) is None
+    with engine.connect() as conn:
+        statuses = dict(conn.execute(select(db.jobs.c.key, db.jobs.c.status)).all())
+    assert statuses == {"later": "queued", "now": "running"}
