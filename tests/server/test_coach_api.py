@@ -131,6 +131,18 @@ def test_hints_can_be_switched_off_and_are_limited_per_seat(client: TestClient) 
     assert error_code(too_many) == "invalid_config"
 
 
+def test_a_public_game_has_hints_off_by_default(client: TestClient) -> None:
+    game = create(client, 2, [{"kind": "human"}, {"kind": "human"}], seed=5, public=True)
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    seat = true_state(client, gid).current_player
+    status = client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()
+    assert status["enabled"] is False
+    assert error_code(ask(client, gid, seat, tokens[seat])) == "hints_off"
+    game = create(client, 2, [{"kind": "human"}, {"kind": "human"}], seed=5, public=True, hints=True)
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    assert client.get(f"/api/games/{gid}/hints?seat=0", headers=auth(tokens[0])).json()["enabled"] is True
+
+
 def test_a_public_game_has_hints_off_unless_asked_for() -> None:
     from powergrid.server.coach_routes import hint_options
     from powergrid.server.schemas import CreateGame
