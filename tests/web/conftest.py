@@ -39,7 +39,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (database.parent / "server.log").open("w")
     command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
                "--port", str(port), "--database-url", f"sqlite:///{database}"]
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    # every browser test creates its games from 127.0.0.1: the per-client creation limits are for
+    # the public, not for one test session (tests/server/test_limits.py checks them)
+    env = {**os.environ, "POWERGRID_GAMES_PER_MINUTE": "1000", "POWERGRID_ACTIVE_GAMES": "1000"}
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
