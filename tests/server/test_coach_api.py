@@ -10,15 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import powergrid as pg
+from powergrid.server import coach_jobs
 
-pytest.importorskip("powergrid.server.jobs", reason="the bot workers' job queue is not merged yet")
-from powergrid.server import coach_jobs, coach_store, create_app  # noqa: E402
-
-if not any(getattr(r, "path", "") == "/api/games/{game_id}/hints" for r in create_app().routes):
-    pytest.skip("the coach's routes are not mounted in the app yet (coach_routes.add_coach_routes)",
-                allow_module_level=True)
-
-from .conftest import auth, create, error_code, true_state  # noqa: E402
+from .conftest import auth, create, error_code, true_state
 
 
 @pytest.fixture(autouse=True)
@@ -72,9 +66,33 @@ def test_a_hint_is_legal_for_the_asking_seat_and_counted_once(client: TestClient
     r = client.post(f"/api/games/{gid}/actions", json={"seat": seat, "action": hint["action"], "version": 0},
                     headers=auth(tokens[seat]))
     assert r.status_code == 200, r.text
-    # the record (which reports hints) waits for the end of the game; the count is kept meanwhile
-    engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
-    assert coach_store.hints_used(engine, gid) == {seat: 1}
+    assert client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()["used"] == 1
+
+
+def test_the_record_says_how_many_hints_each_seat_used(client: TestClient) -> None:
+    from powergrid.bots import heuristic
+
+    game = create(client, 2, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}], seed=8, bot_pace_ms=0)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    asked = 0
+    deadline = time.monotonic() + 120
+    while True:
+        view = client.get(f"/api/games/{gid}/view?seat=0", headers=auth(token)).json()
+        if view["state"]["game_over"]:
+            break
+        assert time.monotonic() < deadline
+        if view["to_act"] != 0:
+            time.sleep(0.02)
+            continue
+        if asked < 2 and view["state"]["phase"] == 2:  # two hints, in two auctions
+            answer = ask(client, gid, 0, token, view["version"]).json()
+            asked += answer["used"] - asked
+        state = true_state(client, gid)
+        action = heuristic.decide(state, 0, state.legal_actions())
+        client.post(f"/api/games/{gid}/actions", json={"seat": 0, "action": str(action),
+                                                         "version": view["version"]}, headers=auth(token))
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["hints"] == {"0": 2}
 
 
 def test_hints_refuse_the_wrong_seat_token_turn_and_version(client: TestClient) -> None:
@@ -111,6 +129,18 @@ def test_hints_can_be_switched_off_and_are_limited_per_seat(client: TestClient) 
         assert r.status_code == 429 and error_code(r) == "hint_limit"
     too_many = client.post("/api/games", json={"players": 2, "hints_per_seat": 500})
     assert error_code(too_many) == "invalid_config"
+
+
+def test_a_public_game_has_hints_off_by_default(client: TestClient) -> None:
+    game = create(client, 2, [{"kind": "human"}, {"kind": "human"}], seed=5, public=True)
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    seat = true_state(client, gid).current_player
+    status = client.get(f"/api/games/{gid}/hints?seat={seat}", headers=auth(tokens[seat])).json()
+    assert status["enabled"] is False
+    assert error_code(ask(client, gid, seat, tokens[seat])) == "hints_off"
+    game = create(client, 2, [{"kind": "human"}, {"kind": "human"}], seed=5, public=True, hints=True)
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    assert client.get(f"/api/games/{gid}/hints?seat=0", headers=auth(tokens[0])).json()["enabled"] is True
 
 
 def test_a_public_game_has_hints_off_unless_asked_for() -> None:

@@ -5,15 +5,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-import pytest
 from conftest import screenshot
-
-pytest.importorskip("powergrid.server.jobs", reason="the bot workers' job queue is not merged yet")
-from powergrid.server import create_app  # noqa: E402
-
-if not any(getattr(r, "path", "") == "/api/games/{game_id}/hints" for r in create_app().routes):
-    pytest.skip("the coach's routes are not mounted in the app yet (coach_routes.add_coach_routes)",
-                allow_module_level=True)
 
 
 def create_game(server_url: str, **extra: object) -> dict:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import db, replays, views
+from . import coach_routes, db, replays, views
 from .clients import creator_key
 from .errors import ApiError
 from .game_ids import GameIdCheck
@@ -183,9 +183,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         creator = creator_key(addresses.of_scope(request.scope))
         with_bots = any(kind == "bot" for kind, _ in specs)
         async with request.app.state.quotas.admit(creator, with_bots):
-            return await service_of(request).create_game(
+            created = await service_of(request).create_game(
                 body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
                 open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms)
+        await coach_routes.after_create(service_of(request), created["game_id"], body)
+        return created
 
     @app.get("/api/games", tags=["games"], response_class=JSONBytes)
     async def list_games(request: Request) -> Response:
@@ -233,9 +235,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not live.state.is_over:
             raise ApiError("game_not_over", "the record (with the seed, which fixes the deck order) is "
                                             "given out when the game is over")
-        return service.record(live)
+        record = service.record(live)
+        record["hints"] = await coach_routes.hints_used(service, game_id)  # hints each seat used
+        return record
 
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
+    coach_routes.add_coach_routes(app, service_of, bearer)  # hints and analyses
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

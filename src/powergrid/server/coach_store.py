@@ -32,7 +32,7 @@ from . import db
 from .errors import ApiError
 from .jobs import JobSpec, enqueue
 
-#: a game's coach settings (no row: hints on, DEFAULT_HINTS_PER_SEAT)
+#: a game's coach settings (no row: hints on unless the game is public, DEFAULT_HINTS_PER_SEAT)
 coach_games = Table(
     "coach_games", db.metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
@@ -81,8 +81,9 @@ def set_options(engine: Engine, game_id: str, enabled: bool, per_seat: int) -> N
 def options(engine: Engine, game_id: str) -> HintOptions:
     with engine.connect() as conn:
         row = conn.execute(select(coach_games).where(coach_games.c.game_id == game_id)).first()
-    if row is None:
-        return HintOptions(True, DEFAULT_HINTS_PER_SEAT)
+        if row is None:  # a game from before the coach, or whose settings were not stored
+            public = conn.execute(select(db.games.c.public).where(db.games.c.id == game_id)).scalar()
+            return HintOptions(not public, DEFAULT_HINTS_PER_SEAT)
     return HintOptions(bool(row.hints), int(row.hints_per_seat))
 
 

@@ -17,6 +17,7 @@ STATUS = {
     "rate_limited": 429, "creation_rate_limited": 429, "server_busy": 429, "active_games_limit": 429,
     "bot_games_limit": 429,
     "socket_limit": 429, "message_rate_limited": 429,
+    "hints_off": 403, "hint_limit": 429,  # the coach (coach_routes.py)
 }
 
 

@@ -39,6 +39,10 @@ class CreateGame(BaseModel):
     public: bool = Field(False, description="false (private): only the seat links join; true: the lobby "
                                             "lists the game and its open seats")
     seats: list[SeatSpec] | None = Field(None, max_length=6, description="one per player; null: all human")
+    hints: bool | None = Field(None, description="whether players may ask the coach for hints; "
+                                                 "null: on, but off in a public game")
+    hints_per_seat: int | None = Field(None, ge=0, le=50,
+                                       description="hints each seat may ask for (default 10)")
     bot_pace_ms: int | None = Field(None, ge=0, le=60_000,
                                     description="pause before each bot move (bounded by the server); "
                                                 "null: the server's default with a person seated, 0 without")
