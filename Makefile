@@ -1,8 +1,12 @@
 # Two commands on a fresh machine: `make run` (the main job) and `make test`.
+#   make run [PORT=8000] [HOST=127.0.0.1]   installs what playing needs (the `server` extra), serves
+#   make test                               installs the `dev` extra, runs ruff, mypy and pytest
+# Installing is a stamp file per extra in the venv: it reruns only when pyproject.toml changes.
 PY ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
-EXTRAS ?= dev
+PORT ?= 8000
+HOST ?= 127.0.0.1
 
 .PHONY: install run test lint bench
 
@@ -10,16 +14,32 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-install: $(BIN)/python
-	$(BIN)/pip install -q -e ".[$(EXTRAS)]"
+# `dev` holds `server`: after `make test`, `make run` installs nothing more.
+$(VENV)/.installed-server: pyproject.toml | $(BIN)/python
+	@if [ ! $(VENV)/.installed-dev -nt pyproject.toml ]; then \
+		echo "Installing powergrid[server] into $(VENV) (once; again only when pyproject.toml changes)"; \
+		$(BIN)/pip install -q -e ".[server]"; \
+	fi
+	@touch $@
 
-run: install
-	$(BIN)/powergrid serve
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	@echo "Installing powergrid[dev] into $(VENV) (once; again only when pyproject.toml changes)"
+	$(BIN)/pip install -q -e ".[dev]"
+	@touch $@
 
-test: install
-	$(BIN)/ruff check src tests benchmarks
+install: $(VENV)/.installed-dev
+
+run: $(VENV)/.installed-server
+	$(BIN)/powergrid serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy src/powergrid/rules
 	$(BIN)/pytest
 
-bench: install
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/mypy src/powergrid/rules
+
+bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/engine.py

@@ -1,4 +1,4 @@
-"""RULES.md, Phase 2: the auction, the plant limit, the no-sale removal, round-1 order."""
+"""docs/rules.md, Phase 2: the auction, the plant limit, the no-sale removal, round-1 order."""
 
 from __future__ import annotations
 
@@ -253,7 +253,7 @@ def test_deck_draw_after_each_purchase_in_order() -> None:
 
 
 def test_default_discard_keeps_the_most_valuable_resources() -> None:
-    # RULES.md, Phase 2 ruling: where the kept mix is a choice, the default keeps the most valuable.
+    # docs/rules.md, Phase 2 ruling: where the kept mix is a choice, the default keeps the most valuable.
     s = _limit_position()
     def everything_on_market(r: int) -> None:
         set_market_res(s, r, s.market_res[r] + s.supply[r])

@@ -1,4 +1,4 @@
-"""RULES.md, Phase 4: building houses."""
+"""docs/rules.md, Phase 4: building houses."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, Phase 5 payout: chosen plants, hybrid mix, cap by cities, the default choice."""
+"""docs/rules.md, Phase 5 payout: chosen plants, hybrid mix, cap by cities, the default choice."""
 
 from __future__ import annotations
 

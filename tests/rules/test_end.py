@@ -1,4 +1,4 @@
-"""RULES.md: game end, winners and tie-breaks, the first-game variant."""
+"""docs/rules.md: game end, winners and tie-breaks, the first-game variant."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worked examples at the end of RULES.md, one test each."""
+"""The worked examples at the end of docs/rules.md, one test each."""
 
 from __future__ import annotations
 

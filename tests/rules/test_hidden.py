@@ -1,4 +1,4 @@
-"""RULES.md, Hidden information: views and determinization."""
+"""docs/rules.md, Hidden information: views and determinization."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def _public(d: dict) -> dict:
 
 
 def test_a_view_never_shows_the_seed() -> None:
-    # The seed fixes the deck order, so it is hidden like the deck (RULES.md, Hidden information).
+    # The seed fixes the deck order, so it is hidden like the deck (docs/rules.md, Hidden information).
     s = pg.new_game(pg.GameConfig(map="germany", players=3, seed=12345))
     v = s.view(1)
     assert "seed" not in v.to_dict()["config"]

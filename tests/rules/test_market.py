@@ -1,4 +1,4 @@
-"""RULES.md: the plant market over the game: city-count removal, Steps 2 and 3, updates."""
+"""docs/rules.md: the plant market over the game: city-count removal, Steps 2 and 3, updates."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md, Phase 3: buying resources (exact prices, storage with hybrids, sell-outs)."""
+"""docs/rules.md, Phase 3: buying resources (exact prices, storage with hybrids, sell-outs)."""
 
 from __future__ import annotations
 

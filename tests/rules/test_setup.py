@@ -1,4 +1,4 @@
-"""RULES.md, Setup: deck, markets, money, regions, seating."""
+"""docs/rules.md, Setup: deck, markets, money, regions, seating."""
 
 from __future__ import annotations
 

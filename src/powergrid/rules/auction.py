@@ -1,4 +1,4 @@
-"""Phase 2: auctioning power plants (RULES.md, Phase 2)."""
+"""Phase 2: auctioning power plants (docs/rules.md, Phase 2)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def opener(s: GameState) -> int:
 
 
 def _alone(s: GameState, seat: int) -> bool:
-    """RULES.md, Phase 2: the last player to open pays the minimum, nobody can bid against them."""
+    """docs/rules.md, Phase 2: the last player to open pays the minimum, nobody can bid against them."""
     return s.auc_done | 1 << seat == (1 << s.players) - 1
 
 
@@ -90,7 +90,7 @@ def discard_actions(s: GameState, seat: int) -> list[Action]:
 
 
 def default_discard(s: GameState, seat: int, plant: int) -> Action:
-    """Discard ``plant`` keeping the most valuable resources that fit (RULES.md, Phase 2 ruling).
+    """Discard ``plant`` keeping the most valuable resources that fit (docs/rules.md, Phase 2 ruling).
 
     Value is what the kept resources would cost to buy now; ties keep more units, then more coal.
     """

@@ -1,4 +1,4 @@
-"""Phase 4: building houses, in reverse player order (RULES.md, Phase 4)."""
+"""Phase 4: building houses, in reverse player order (docs/rules.md, Phase 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phase 5: powering cities and getting paid, in player order (RULES.md, Phase 5)."""
+"""Phase 5: powering cities and getting paid, in player order (docs/rules.md, Phase 5)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
 
 
 def default_action(game: GameState | GameView, seat: int) -> Action:
-    """RULES.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
+    """docs/rules.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
     from .view import GameView
     s: GameState = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])

@@ -12,7 +12,7 @@ COAL, OIL, GARBAGE, URANIUM = 0, 1, 2, 3
 RESOURCES = ("coal", "oil", "garbage", "uranium")
 RESOURCE_INDEX = {name: i for i, name in enumerate(RESOURCES)}
 
-#: The Step 3 card, sorted as if it were the highest plant (RULES.md, Step 3).
+#: The Step 3 card, sorted as if it were the highest plant (docs/rules.md, Step 3).
 STEP3 = 99
 #: A deck card whose identity the viewer may not know.
 UNKNOWN = -1
@@ -36,7 +36,7 @@ class Plant:
 
     @property
     def storage(self) -> int:
-        """At most twice what one run burns (RULES.md, Components)."""
+        """At most twice what one run burns (docs/rules.md, Components)."""
         return 2 * self.burn
 
     @property

@@ -181,7 +181,7 @@ def load_map_file(path: str | Path) -> GameMap:
 
 
 def check_regions(game_map: GameMap, regions: tuple[str, ...], count: int) -> None:
-    """Raise :class:`InvalidRegions` unless ``regions`` is a legal choice (RULES.md, Setup 1)."""
+    """Raise :class:`InvalidRegions` unless ``regions`` is a legal choice (docs/rules.md, Setup 1)."""
     unknown = [r for r in regions if r not in game_map.regions]
     if unknown:
         raise InvalidRegions(f"unknown region(s) {', '.join(map(repr, unknown))} on map "

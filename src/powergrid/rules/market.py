@@ -25,7 +25,7 @@ def box(s: GameState, plant: int, why: str) -> None:
 
 
 def _step3_drawn(s: GameState) -> None:
-    """RULES.md, Step 3: what drawing the card does depends on the phase."""
+    """docs/rules.md, Step 3: what drawing the card does depends on the phase."""
     shuffle_deck(s)
     if s.scn.first_game:
         # Ruling of this project: the first-game variant plays Step 1 only, so the
@@ -71,7 +71,7 @@ def refill(s: GameState, draws: int = 1) -> None:
             else:
                 insort(market, card)
                 s.note(("drawn", card))
-        # RULES.md, Phase 4, "At any time": plants numbered <= the largest city count go.
+        # docs/rules.md, Phase 4, "At any time": plants numbered <= the largest city count go.
         if market and market[0] != STEP3 and market[0] <= max(len(c) for c in s.cities):
             box(s, market.pop(0), "cities")
             draws = 1

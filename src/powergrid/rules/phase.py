@@ -1,4 +1,4 @@
-"""The phases of a round (RULES.md, A round: five phases)."""
+"""The phases of a round (docs/rules.md, A round: five phases)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phase 3: buying resources, in reverse player order (RULES.md, Phase 3)."""
+"""Phase 3: buying resources, in reverse player order (docs/rules.md, Phase 3)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def player_order(s: GameState) -> tuple[int, ...]:
-    """RULES.md, Phase 1: most cities first, ties by the highest plant."""
+    """docs/rules.md, Phase 1: most cities first, ties by the highest plant."""
     cities = s.cities
     plants = s.plants
     return tuple(sorted(range(len(cities)),
@@ -34,11 +34,11 @@ def reset_auction(s: GameState) -> None:
 
 def end_auction(s: GameState) -> None:
     if s.round > 1 and not s.auc_any and s.market:
-        # RULES.md, Phase 2: no plant bought in the whole phase.
+        # docs/rules.md, Phase 2: no plant bought in the whole phase.
         market.box(s, s.market.pop(0), "no_sale")
         market.refill(s)
     if s.step3_pending:
-        # RULES.md, Step 3 (1): the card and the lowest plant leave at the end of phase 2.
+        # docs/rules.md, Step 3 (1): the card and the lowest plant leave at the end of phase 2.
         s.market.remove(STEP3)
         s.step3_pending = False
         if s.market:
@@ -62,7 +62,7 @@ def end_build(s: GameState) -> None:
     if max(len(c) for c in s.cities) >= s.scn.end_cities:
         finish(s)
         return
-    # RULES.md, Step 3 ruling: a Step 3 already drawn this phase skips Step 2.
+    # docs/rules.md, Step 3 ruling: a Step 3 already drawn this phase skips Step 2.
     if (s.step == 1 and not s.step3_next and not s.scn.first_game
             and max(len(c) for c in s.cities) >= s.scn.rules.step2_cities):
         market.start_step(s, 2)
@@ -70,7 +70,7 @@ def end_build(s: GameState) -> None:
             market.box(s, s.market.pop(0), "step2")
         market.refill(s)
     if s.step3_next:
-        # RULES.md, Step 3 (2): drawn in phase 4 (or by Step 2's refill), it applies from phase 5.
+        # docs/rules.md, Step 3 (2): drawn in phase 4 (or by Step 2's refill), it applies from phase 5.
         s.step3_next = False
         market.start_step(s, 3)
     s.phase = BUREAUCRACY
@@ -94,7 +94,7 @@ def end_bureaucracy(s: GameState) -> None:
 
 
 def resupply(s: GameState) -> None:
-    """RULES.md, Phase 5 (2): refill from the supply, limited by what the supply holds."""
+    """docs/rules.md, Phase 5 (2): refill from the supply, limited by what the supply holds."""
     table = s.scn.catalog.resupply[(s.players, s.step)]
     added = []
     for r in range(4):

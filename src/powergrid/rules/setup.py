@@ -1,4 +1,4 @@
-"""Setting up a new game from its config (RULES.md, Setup)."""
+"""Setting up a new game from its config (docs/rules.md, Setup)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def new_game(config: GameConfig) -> GameState:
     s.round = 1
     s.step = 1
     s.phase = AUCTION
-    s.order = seating            # round 1 keeps the random order (RULES.md, Phase 1)
+    s.order = seating            # round 1 keeps the random order (docs/rules.md, Phase 1)
     s.money = [STARTING_MONEY] * n
     s.plants = [()] * n
     s.res = [0] * (4 * n)

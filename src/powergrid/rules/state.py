@@ -225,7 +225,7 @@ class GameState:
 
     @property
     def seating(self) -> tuple[int, ...]:
-        """The fixed order used for bidding (RULES.md, Setup 2)."""
+        """The fixed order used for bidding (docs/rules.md, Setup 2)."""
         return self.scn.seating
 
     @property

@@ -1,4 +1,4 @@
-"""What a player's plants can store (RULES.md, Phase 3: only the total fit matters)."""
+"""What a player's plants can store (docs/rules.md, Phase 3: only the total fit matters)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def keep_options(held: tuple[int, int, int, int], cap: Capacity) -> list[tuple[i
     """The ways to keep resources after losing storage: every mix that keeps as much
     as fits (no option keeps strictly less of everything than another).
 
-    RULES.md, Phase 2 ruling: where the hybrid mix is a choice, the player chooses.
+    docs/rules.md, Phase 2 ruling: where the hybrid mix is a choice, the player chooses.
     """
     coal, oil, garbage, uranium = held
     garbage = min(garbage, cap[3])

@@ -23,7 +23,7 @@ def _mask(state: GameState, masked: GameState) -> GameState:
         shown = deck[:bottom]
         shown += _unknowns(hidden_end - bottom)
         shown += deck[hidden_end:]
-        # Everyone knows where the Step 3 card lies (RULES.md, Setup 5 and Step 3): on top of
+        # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on top of
         # the plants put under the deck, unless the deck has run down into them.
         if deck[bottom] == STEP3:
             shown[bottom] = STEP3

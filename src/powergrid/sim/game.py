@@ -102,7 +102,7 @@ def play_game(spec: GameSpec, bot_factory: BotFactory = make_bot) -> GameResult:
         result.money_by_round.append(money)
         result.cities_by_round.append(cities)
         result.winners = tuple(state.winners)
-        # the end-of-game count that decides the winner (RULES.md, game end), not last round's payout
+        # the end-of-game count that decides the winner (docs/rules.md, game end), not last round's payout
         result.powered = [state.powerable(p) for p in range(state.players)]
         result.money = money
         result.cities = cities

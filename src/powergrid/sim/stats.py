@@ -27,7 +27,7 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
 
 def standing(result: GameResult, seat: int) -> tuple[int, int, int, int]:
     """How well a seat did, for pairwise comparisons: winner first, then the game's own
-    tie-breaks (RULES.md, game end: most cities powered, then money, then cities)."""
+    tie-breaks (docs/rules.md, game end: most cities powered, then money, then cities)."""
     return (seat in result.winners, result.powered[seat], result.money[seat], result.cities[seat])
 
 

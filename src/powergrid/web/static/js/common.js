@@ -114,7 +114,7 @@ export const KIND_LABELS = {
   coal: "coal", oil: "oil", garbage: "garbage", uranium: "uranium", hybrid: "coal or oil",
   ecological: "wind / sun", fusion: "fusion",
 };
-/** Elektro paid for 0..20 cities powered (RULES.md, bureaucracy). */
+/** Elektro paid for 0..20 cities powered (docs/rules.md, bureaucracy). */
 export const PAYMENT = [10, 22, 33, 44, 54, 64, 73, 82, 90, 98, 105, 112, 118, 124, 129, 134, 138, 142, 145, 148, 150];
 export const SLOT_COSTS = [10, 15, 20];
 export const PHASE_NAMES = { 2: "Auction", 3: "Buy resources", 4: "Build", 5: "Bureaucracy", 6: "Game over" };
