@@ -177,7 +177,8 @@ def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> N
             break
         assert time.monotonic() < deadline, data
         time.sleep(0.1)
-    assert seen_progress
+    # a quiet machine may finish between two polls: then the finished progress must still be whole
+    assert seen_progress or 0 < data["progress"]["done"] == data["progress"]["total"]
     analysis = data["analysis"]
     final = true_state(client, gid)
     assert analysis["winners"] == list(final.winners)
