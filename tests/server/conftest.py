@@ -87,7 +87,9 @@ def bot_worker(settings: Settings, lanes: tuple[str, ...] = ("search", "quick"))
         yield worker
     finally:
         stop.set()
+        worker.bell.ring()
         thread.join(30)
+        worker.bell.close()
         worker.engine.dispose()
 
 

@@ -44,7 +44,7 @@ def bots(
     if processes < 1:
         fail("--processes must be at least 1")
     if parent is None:
-        engine = db.make_engine(settings.database_url)
+        engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
         db.migrate(engine)
         engine.dispose()
     if processes == 1:

@@ -38,6 +38,9 @@ def serve(
     settings = Settings()
     if not settings.is_sqlite and not settings.is_postgres:
         fail(f"unsupported database URL {settings.database_url!r} (use sqlite:/// or postgresql+psycopg://)")
+    if settings.sqlite_synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        fail("POWERGRID_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, "
+             f"not {settings.sqlite_synchronous!r}")
     if workers < 1:
         fail("--workers must be at least 1")
     if bot_workers is not None:
@@ -60,7 +63,7 @@ def _start_bot_workers(settings: Any) -> Any:
     from powergrid.server import db
     from powergrid.server.bot_worker import WorkerPool, default_lanes
 
-    engine = db.make_engine(settings.database_url)
+    engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
     db.migrate(engine)
     engine.dispose()
     lanes = default_lanes(settings)

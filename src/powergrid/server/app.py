@@ -19,6 +19,7 @@ import powergrid as pg
 
 from . import coach_routes, db, replays, views
 from .clients import creator_key
+from .doorbell import Bells
 from .errors import ApiError
 from .game_ids import GameIdCheck
 from .limits import BodyLimit, RequestRate
@@ -43,16 +44,18 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power G
 
 def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
     """The store and the fan-out between processes: Redis if set, else PostgreSQL's LISTEN/NOTIFY
-    (sent by the append transaction), else SQLite's notices table (written by it, polled)."""
+    (sent by the append transaction), else SQLite's notices table (written by it, read when the
+    appending process rings this one's bell, see doorbell.py)."""
+    bells = Bells.for_database(settings.database_url)
     if settings.redis_url:
-        store = Store(engine)
+        store = Store(engine, bells=bells)
         return store, RedisHub(settings.redis_url, CHANNEL)
     if settings.is_postgres:
         conninfo = make_url(settings.database_url).set(drivername="postgresql")
-        return Store(engine, CHANNEL), PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL)
-    store = Store(engine, notices=True)
+        return (Store(engine, CHANNEL, bells=bells),
+                PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL))
+    store = Store(engine, notices=True, bells=bells)
     return store, NoticeHub(store, settings.poll_ms / 1000)
-
 
 
 class JSONBytes(Response):
@@ -66,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = db.make_engine(settings.database_url)
+        engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
         db.migrate(engine)
         store, hub = make_store_and_hub(settings, engine)
         service = GameService(store, hub, settings)

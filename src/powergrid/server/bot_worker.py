@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
@@ -31,6 +32,7 @@ from . import db, snapshots
 from .append import next_frame, status_of
 from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from .coach_jobs import COACH_HANDLERS
+from .doorbell import JOBS, Bells
 from .frames import Frame, advance
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
@@ -52,9 +54,13 @@ class BotWorker:
         self.settings = settings
         self.lanes = lanes
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{'+'.join(lanes)}"
-        self.engine = db.make_engine(settings.database_url)
+        self.engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
         channel = CHANNEL if settings.is_postgres and not settings.redis_url else None
-        self.store = Store(self.engine, channel, notices=settings.is_sqlite and not settings.redis_url)
+        self.bells = Bells.for_database(settings.database_url)
+        self.store = Store(self.engine, channel, notices=settings.is_sqlite and not settings.redis_url,
+                           bells=self.bells)
+        #: rung when a job is queued on this machine (doorbell.py)
+        self.bell = self.bells.bell(JOBS)
         self.queue = JobQueue(self.engine, settings.job_lease_s, settings.search_per_client)
         self.games: OrderedDict[str, tuple[GameRow, deque[Frame]]] = OrderedDict()
         self._redis = None
@@ -79,9 +85,19 @@ class BotWorker:
                 stop.wait(1.0)
                 continue
             if job is None:
-                stop.wait(poll)
+                self.bell.wait(self._idle_wait(poll))
                 continue
             self.work(job)
+
+    def _idle_wait(self, poll: float) -> float:
+        """How long to sleep (unless rung): until the next paced job is due, at most ``poll``."""
+        try:
+            due = self.queue.next_due(self.lanes)
+        except Exception:  # the database restarted: the next claim says so
+            return poll
+        # a job already due that the claim passed over waits for its client's other search: look
+        # again soon, as the old tight poll did, only while that lasts
+        return poll if due is None else min(poll, max(0.02, due - time.time()))
 
     def work(self, job: Job) -> None:
         handler = HANDLERS.get(job.kind)
@@ -195,11 +211,37 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
     if SEARCH in lanes:
         os.nice(SEARCH_NICENESS)  # long searches yield the CPU to web requests and quick bots
     worker = BotWorker(settings, lanes)
+
+    def stopping(*_: object) -> None:
+        stop.set()
+        worker.bell.ring()
+
+    signal.signal(signal.SIGTERM, stopping)
+    signal.signal(signal.SIGINT, stopping)
+    if parent is not None:
+        _end_with_parent(parent)
     log.info("bot worker %s started", worker.name)
     try:
         worker.run(stop, parent)
     finally:
+        worker.bell.close()
         worker.engine.dispose()
+
+
+def _end_with_parent(parent: int) -> None:
+    """Be sent SIGTERM when the parent dies (Linux): `powergrid serve` may die by a signal that
+    skips its own cleanup, and an idle worker only looks at its parent every poll."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def lanes_for(search: bool) -> list[str]:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import coach_store
 from .coach_jobs import analysis_job, hint_job
+from .doorbell import JOBS
 from .errors import ApiError
 
 #: how long a POST waits for its hint before answering ``pending``
@@ -109,6 +110,7 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
             raise ApiError("not_your_turn", f"seat {state.current_player} is to act, not seat {body.seat}")
         await asyncio.to_thread(coach_store.request_hint, engine, game_id, body.seat, version,
                                 opts.per_seat, hint_job(game_id, body.seat, version))
+        service.store.ring(JOBS)
         waited = 0.0
         while True:
             answer = await hint_status(service, game_id, body.seat, version)
@@ -141,5 +143,6 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
             raise ApiError("game_not_over", "a game is analysed once it is over")
         engine = service.store.engine
         await asyncio.to_thread(coach_store.start_analysis, engine, game_id, analysis_job(game_id, 0))
+        service.store.ring(JOBS)
         row = await asyncio.to_thread(coach_store.analysis_row, engine, game_id)
         return analysis_body(row)

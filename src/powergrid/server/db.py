@@ -122,6 +122,8 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     """An engine for SQLite (WAL, waits for locks) or PostgreSQL (psycopg 3)."""
+    if sqlite_synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"SQLite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
                                pool_size=8, max_overflow=8)

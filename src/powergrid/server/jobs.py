@@ -138,6 +138,14 @@ class JobQueue:
                            json.loads(row.payload), row.attempts + 1, worker)
         return None
 
+    def next_due(self, lanes: list[str]) -> float | None:
+        """When the soonest queued job of these lanes is due (a paced bot's turn waits), or None."""
+        j = db.jobs
+        with self.engine.connect() as conn:
+            due = conn.execute(select(func.min(j.c.not_before)).where(
+                j.c.lane.in_(lanes), j.c.status == QUEUED)).scalar()
+        return None if due is None else float(due)
+
     def renew(self, job: Job) -> bool:
         """Extend the lease of a job still being worked on; False if it was lost (expired and taken)."""
         j = db.jobs

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .doorbell import NOTICES, Bell
+
 log = logging.getLogger("powergrid.server")
 
 #: the channel (PostgreSQL NOTIFY, Redis pub/sub) of the change messages
@@ -67,7 +69,8 @@ def _parse(payload: str) -> tuple[str, int] | None:
 
 
 class NoticeHub(Hub):
-    """SQLite: every append writes its message to the ``notices`` table; a thread polls it.
+    """SQLite: every append writes its message to the ``notices`` table and rings the other
+    processes' bells (doorbell.py); a thread reads the table when rung, or every ``poll_s`` anyway.
 
     Ids only grow (pruning always keeps the newest row), so a cursor on the id sees every message
     committed after this process started, in commit order.
@@ -82,9 +85,12 @@ class NoticeHub(Hub):
         self.keep_s = keep_s
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._bell: Bell | None = None
 
     async def start(self, listener: Listener) -> None:
         await super().start(listener)
+        if self.store.bells is not None:
+            self._bell = self.store.bells.bell(NOTICES)
         cursor = await asyncio.to_thread(self.store.last_notice)
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._poll, args=(loop, cursor), name="notices", daemon=True)
@@ -92,7 +98,13 @@ class NoticeHub(Hub):
 
     def _poll(self, loop: asyncio.AbstractEventLoop, cursor: int) -> None:
         pruned = time.monotonic()
-        while not self._stop.wait(self.poll_s):
+        while not self._stop.is_set():
+            if self._bell is not None:
+                self._bell.wait(self.poll_s)
+            else:
+                self._stop.wait(self.poll_s)
+            if self._stop.is_set():
+                break
             try:
                 found = self.store.notices_after(cursor)
                 if found:
@@ -114,8 +126,12 @@ class NoticeHub(Hub):
 
     async def stop(self) -> None:
         self._stop.set()
+        if self._bell is not None:
+            self._bell.ring()
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join, 5)
+        if self._bell is not None:
+            self._bell.close()
         await super().stop()
 
 

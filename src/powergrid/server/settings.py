@@ -28,6 +28,11 @@ class Settings:
                               or DEFAULT_DATABASE_URL)
     #: redis://... to fan out through Redis pub/sub instead of PostgreSQL LISTEN/NOTIFY
     redis_url: str | None = field(default_factory=lambda: os.environ.get("POWERGRID_REDIS_URL") or None)
+    #: SQLite's `synchronous` (WAL mode): NORMAL keeps every acknowledged action through a crash of
+    #: the server (it is in the WAL before the answer) and may lose the last ones on a power cut;
+    #: FULL also survives a power cut, at the price of a disk flush per action (docs/server.md)
+    sqlite_synchronous: str = field(
+        default_factory=lambda: os.environ.get("POWERGRID_SQLITE_SYNCHRONOUS", "NORMAL").upper())
     #: a snapshot of the full state is stored every this many actions
     snapshot_every: int = field(default_factory=lambda: _env_int("POWERGRID_SNAPSHOT_EVERY", 50))
     #: request bodies larger than this are refused with 413 body_too_large
@@ -56,8 +61,10 @@ class Settings:
     search_per_client: int = field(default_factory=lambda: _env_int("POWERGRID_SEARCH_PER_CLIENT", 1))
     #: seconds a worker holds a job before another may take it over (renewed while it works)
     job_lease_s: float = field(default_factory=lambda: _env_float("POWERGRID_JOB_LEASE_S", 15.0))
-    #: how often an idle worker looks for jobs, and a web process for changes on SQLite
-    poll_ms: int = field(default_factory=lambda: _env_int("POWERGRID_POLL_MS", 20))
+    #: how often an idle worker looks for jobs, and a web process for changes on SQLite, when no
+    #: ring wakes it first: processes on this machine ring each other (doorbell.py), so this only
+    #: bounds the wait for what no ring announces (a worker on another machine, a lapsed lease)
+    poll_ms: int = field(default_factory=lambda: _env_int("POWERGRID_POLL_MS", 250))
 
     # ---------------------------------------------------------------- lifecycle
     #: games in play untouched this long are deleted (0: never); finished games are kept

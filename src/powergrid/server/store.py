@@ -15,6 +15,7 @@ from sqlalchemy import Engine, and_, bindparam, delete, func, insert, select, up
 from sqlalchemy.exc import IntegrityError
 
 from . import db, jobs
+from .doorbell import JOBS, NOTICES, Bells
 from .jobs import JobSpec
 
 _INSERT_ACTION = insert(db.actions)
@@ -65,8 +66,11 @@ class Snapshot:
 
 
 class Store:
-    def __init__(self, engine: Engine, notify_channel: str | None = None, notices: bool = False) -> None:
+    def __init__(self, engine: Engine, notify_channel: str | None = None, notices: bool = False,
+                 bells: Bells | None = None) -> None:
         self.engine = engine
+        #: rung after a commit that queued a job (bot workers) or wrote a notice (SQLite web processes)
+        self.bells = bells
         #: with PostgreSQL, each append sends NOTIFY on this channel inside its own transaction
         self.notify_channel = notify_channel
         #: without LISTEN/NOTIFY (SQLite), each append writes its message to the notices table
@@ -89,6 +93,8 @@ class Store:
                  "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open} for s in seat_rows])
             if first_job is not None:
                 jobs.enqueue(conn, first_job)
+        if first_job is not None:
+            self.ring(JOBS)
         return now
 
     def game(self, game_id: str) -> GameRow | None:
@@ -124,6 +130,7 @@ class Store:
     def enqueue(self, spec: JobSpec) -> None:
         with self.engine.begin() as conn:
             jobs.enqueue(conn, spec)
+        self.ring(JOBS)
 
     # ------------------------------------------------------------------ expiry
     def expire_idle(self, idle_s: float, limit: int = 500) -> list[str]:
@@ -167,7 +174,8 @@ class Store:
                 s.c.claimed.is_(False))
                 .values(token_hash=token_hash, claimed=True))
             self._notify(conn, f"{game_id} seats")  # the other processes drop the old token
-            return result.rowcount == 1
+        self.ring(NOTICES)
+        return result.rowcount == 1
 
     def seats(self, game_id: str) -> list[SeatRow]:
         s = db.seats
@@ -189,6 +197,12 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(s).where(s.c.game_id == game_id, s.c.seat == seat).values(claimed=True))
             self._notify(conn, f"{game_id} seats")
+        self.ring(NOTICES)
+
+    def ring(self, kind: str) -> None:
+        """After a commit: wake the processes waiting for it (see doorbell.py)."""
+        if self.bells is not None and (kind == JOBS or self.notices):
+            self.bells.ring(kind)
 
     # ------------------------------------------------------------------ the log
     def append(self, game_id: str, seq: int, seat: int, action: str, *, status: str, round_: int,
@@ -213,6 +227,9 @@ class Store:
                 self._notify(conn, f"{game_id} {seq}")
         except IntegrityError:
             return False
+        if next_job is not None:
+            self.ring(JOBS)
+        self.ring(NOTICES)
         return True
 
     def actions_after(self, game_id: str, seq: int) -> list[tuple[int, int, str]]:

@@ -1,0 +1,87 @@
+"""Processes wake each other with a ring, not a tight poll (server/doorbell.py): a bot's reply and
+its fan-out arrive at once although the fallback poll is a minute."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from powergrid.server.doorbell import JOBS, NOTICES, Bells
+
+from .conftest import auth
+from .servers import ServerProcess
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_ring_wakes_every_other_bell_of_its_kind(tmp_path: Path) -> None:
+    mine, theirs = Bells(tmp_path), Bells(tmp_path)
+    job_bell, notice_bell, own_bell = theirs.bell(JOBS), theirs.bell(NOTICES), mine.bell(JOBS)
+    try:
+        assert not job_bell.wait(0.05)  # nothing rang: the timeout passes
+        mine.ring(JOBS)
+        assert job_bell.wait(5)
+        assert not notice_bell.wait(0.05)  # another kind
+        assert not own_bell.wait(0.05)  # a process knows what it committed itself
+        mine.ring(JOBS)
+        mine.ring(JOBS)
+        assert job_bell.wait(5) and not job_bell.wait(0.05)  # rings pile into one wake-up
+    finally:
+        for bell in (job_bell, notice_bell, own_bell):
+            bell.close()
+        mine.close()
+        theirs.close()
+
+
+def test_the_bell_of_a_process_that_is_gone_is_cleared_away(tmp_path: Path) -> None:
+    (tmp_path / JOBS).mkdir()
+    stale = tmp_path / JOBS / "12345-dead.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+        s.bind(str(stale))  # bound, then closed: nobody reads it any more
+    bells = Bells(tmp_path)
+    bells.ring(JOBS)
+    assert not stale.exists()
+    bells.ring("no-such-kind")  # nothing to ring: no error
+    bells.close()
+
+
+def test_bot_replies_reach_a_watcher_without_waiting_for_the_poll(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/bells.db"
+    with ServerProcess(url, tmp_path / "serve.log", POWERGRID_POLL_MS="60000", POWERGRID_BOT_PACE_MS="0") \
+            as server:
+        bots = [{"kind": "bot", "bot": "heuristic"}] * 2
+        game = httpx.post(server.url + "/api/games", json={
+            "map": "germany", "players": 3, "seed": 5, "bot_pace_ms": 0,
+            "seats": [{"kind": "human"}, *bots]}).json()
+        gid, token = game["game_id"], game["seats"][0]["token"]
+        ws_url = server.url.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
+        with connect(ws_url) as ws:
+            state = json.loads(ws.recv(timeout=10))
+            # the bots open the game until it is the person's turn (a job each, rung to the workers;
+            # each reply rung back to this web process, which pushes it to the socket)
+            while state["to_act"] != 0:
+                state = json.loads(ws.recv(timeout=20))
+            view = httpx.get(server.url + f"/api/games/{gid}/view", params={"seat": 0},
+                             headers=auth(token)).json()
+            r = httpx.post(server.url + f"/api/games/{gid}/actions", headers=auth(token),
+                           json={"seat": 0, "action": view["legal"][-1], "version": view["version"]})
+            assert r.status_code == 200, r.text
+            version = r.json()["version"]
+            while state["version"] <= version or state["to_act"] != 0:
+                state = json.loads(ws.recv(timeout=20))
+                if state["state"]["game_over"]:
+                    break
+            # a bot's move, pushed to the watcher; each wait above is a third of the fallback poll
+            assert state["last"]["seat"] != 0
+    # every process closes its bell when the server stops (the workers are told when it dies)
+    directory = Bells.for_database(url).directory
+    deadline = time.monotonic() + 30
+    while directory.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not directory.exists(), list(directory.rglob("*"))
