@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import powergrid as pg
-
 from powergrid.rules.undo import Taken
 
 from . import snapshots, undo

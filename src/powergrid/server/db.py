@@ -67,7 +67,8 @@ seats = Table(
     PrimaryKeyConstraint("game_id", "seat"),
 )
 
-#: the append-only log (actions and ``undo`` entries); the (game_id, seq) key lets exactly one writer take each sequence number
+#: the append-only log (actions and ``undo`` entries); the (game_id, seq) key lets exactly one
+#: writer take each sequence number
 actions = Table(
     "actions", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
