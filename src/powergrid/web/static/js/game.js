@@ -167,6 +167,8 @@ function setConnection(status) {
 /** Take a message with a view (REST reply or WebSocket push); ignore anything older than we have. */
 function accept(message, last, force = false) {
   if (!message || !message.state) return;
+  // A view for another seat (the old seat's socket or reply, after switching seats) is not ours to show.
+  if (message.seat !== undefined && message.seat !== game.seat) return;
   if (message.version < game.version && !force) return;
   const newer = message.version > game.version;
   const before = game.message && game.message.state;
