@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import coach_routes, db, replays, views
+from . import coach_routes, db, replays, undo, views
 from .clients import creator_key
 from .doorbell import Bells
 from .errors import ApiError
@@ -26,7 +26,7 @@ from .limits import BodyLimit, RequestRate
 from .metrics import ServerTiming, process_stats
 from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
 from .quotas import GameQuotas
-from .schemas import CreateGame, PostAction
+from .schemas import CreateGame, PostAction, PostUndo
 from .service import GameService, public_seat
 from .settings import Settings
 from .socket import SocketCounts, serve_socket
@@ -188,7 +188,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with request.app.state.quotas.admit(creator, with_bots):
             created = await service_of(request).create_game(
                 body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
-                open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms)
+                open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms,
+                allow_undo=body.allow_undo)
         await coach_routes.after_create(service_of(request), created["game_id"], body)
         return created
 
@@ -225,6 +226,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take an action for a seat (its token), at the version the client saw."""
         frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
                                               body.action, body.version)
+        return JSONBytes(frame.body(game_id, body.seat))
+
+    @app.post("/api/games/{game_id}/undo", tags=["play"], response_class=JSONBytes)
+    async def post_undo(game_id: str, body: PostUndo, request: Request,
+                        authorization: Annotated[str | None, Header()] = None) -> Response:
+        """Take back the seat's newest action (its token), at the version the client saw; refused once
+        another player has acted or new information came out (docs/rules.md, Undo)."""
+        frame = await undo.take_back(service_of(request), game_id_checked(game_id), body.seat,
+                                     bearer(authorization), body.version)
         return JSONBytes(frame.body(game_id, body.seat))
 
     @app.get("/api/games/{game_id}/record", tags=["games"])

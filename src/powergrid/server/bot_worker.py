@@ -26,14 +26,12 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
-import powergrid as pg
-
 from . import db, snapshots
 from .append import next_frame, status_of
 from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from .coach_jobs import COACH_HANDLERS
 from .doorbell import JOBS, Bells
-from .frames import Frame, advance
+from .frames import Frame
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
 from .settings import Settings
@@ -154,7 +152,7 @@ class BotWorker:
             self.games.move_to_end(game_id)
             frames = found[1]
             for _seq, seat, text in self.store.actions_after(game_id, frames[-1].version):
-                frames.append(advance(frames[-1], seat, pg.parse_action(text)))
+                frames.append(snapshots.follow(self.store, found[0], frames, seat, text))
         return found
 
     def announce(self, game_id: str, version: int) -> None:
@@ -174,6 +172,7 @@ def play_bot_turn(worker: BotWorker, job: Job) -> None:
     frame = frames[-1]
     seat = int(job.payload["seat"])
     if frame.version != job.version or frame.state.current_player != seat:
+        # the game moved on meanwhile (another action, or an undo took the job's version)
         worker.queue.done(job, {"skipped": f"the game is at version {frame.version}"})
         return
     bot = row.seats[seat]
@@ -185,8 +184,8 @@ def play_bot_turn(worker: BotWorker, job: Job) -> None:
     ok = worker.store.append(job.game_id, new.version, seat, str(action), status=status_of(state),
                              round_=state.round, to_act=state.current_player,
                              next_job=turn_job(row, new.version, state.current_player), done_job=job.id)
-    if not ok:  # another worker played this turn (this one's lease had run out)
-        worker.queue.done(job, {"skipped": "played by another worker"})
+    if not ok:  # another worker played this turn (this one's lease had run out), or an undo took it
+        worker.queue.done(job, {"skipped": f"version {new.version} was taken meanwhile"})
         worker.games.pop(job.game_id, None)
         return
     frames.append(new)

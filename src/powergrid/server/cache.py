@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import powergrid as pg
+from powergrid.rules.undo import Taken
 
-from . import snapshots
+from . import snapshots, undo
 from .errors import ApiError
 from .frames import MESSAGES_KEPT, Frame, advance
 from .store import GameRow, SeatRow, Store
@@ -162,14 +163,25 @@ class GameCache:
         return LiveGame(row, snapshots.load_frames(self.store, row))
 
     async def catch_up(self, live: LiveGame) -> bool:
-        """Apply actions other processes appended since this one last looked (under live.lock)."""
+        """Apply log entries other processes appended since this one last looked (under live.lock)."""
         live.read_at = time.monotonic()
         newer = await asyncio.to_thread(self.store.actions_after, live.game_id, live.version)
         for _seq, seat, text in newer:
-            live.push(advance(live.latest, seat, pg.parse_action(text)))
+            if undo.is_undo(text):
+                taken = undo.taken_back(live.latest)
+                live.push(undo.rewind(live.latest, seat, taken, await self.frame_before(live, taken)))
+            else:
+                live.push(advance(live.latest, seat, pg.parse_action(text)))
         if newer:
             live.wake()
         return bool(newer)
+
+    async def frame_before(self, live: LiveGame, taken: Taken) -> Frame:
+        """The frame just before an action still standing: kept in memory, or loaded up to it."""
+        found = undo.find(live.frames, taken.entry)
+        if found is not None:
+            return found
+        return await asyncio.to_thread(snapshots.frame_at, self.store, live.row, taken.entry)
 
     async def fresh(self, game_id: str) -> LiveGame:
         """The game, brought up to date with the log: read when another process announced a newer

@@ -21,6 +21,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    true,
 )
 
 metadata = MetaData()
@@ -46,6 +47,8 @@ games = Table(
     Column("creator", String(64), nullable=True),
     #: milliseconds a bot waits before each of its moves (its job's not-before time)
     Column("bot_pace_ms", Integer, nullable=False, server_default="0"),
+    #: whether a seat may take back its last actions (docs/rules.md, Undo); the creator's choice
+    Column("allow_undo", Boolean, nullable=False, server_default=true()),
     #: time.time() of the last change (creation or action): abandoned games expire from it
     Column("updated_at", Float, nullable=True),
 )
@@ -64,7 +67,8 @@ seats = Table(
     PrimaryKeyConstraint("game_id", "seat"),
 )
 
-#: the append-only log; the (game_id, seq) key lets exactly one writer take each sequence number
+#: the append-only log (actions and ``undo`` entries); the (game_id, seq) key lets exactly one
+#: writer take each sequence number
 actions = Table(
     "actions", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
@@ -75,13 +79,15 @@ actions = Table(
     PrimaryKeyConstraint("game_id", "seq"),
 )
 
-#: state.to_dict() after action ``seq`` (derived data: loading works without any of them)
+#: state.to_dict() after log entry ``seq`` (derived data: loading works without any of them), with
+#: the undo window then (``Ledger.to_dict()``; null in snapshots older than undo)
 snapshots = Table(
     "snapshots", metadata,
     Column("game_id", String(32), ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
     Column("seq", Integer, nullable=False),
     Column("state", Text, nullable=False),
     Column("history", Text, nullable=False),
+    Column("ledger", Text, nullable=True),
     PrimaryKeyConstraint("game_id", "seq"),
 )
 

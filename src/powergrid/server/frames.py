@@ -1,8 +1,9 @@
 """A game at one version: its state, per-round history, log tail and the JSON sent about it.
 
-A game's *version* is the number of actions in its log. ``advance`` is the one place an action is
-applied to a game the server holds (a person's or a bot's): it validates through the engine and
-makes the next frame, leaving the old one untouched.
+A game's *version* is the number of entries in its log (actions and ``undo`` entries). ``advance``
+is the one place an action is applied to a game the server holds (a person's or a bot's): it
+validates through the engine and makes the next frame, leaving the old one untouched; an ``undo``
+entry's frame is made by ``undo.rewind``. Each frame carries the undo window (``Ledger``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import powergrid as pg
+from powergrid.rules.undo import Ledger
 
 from . import views
 
@@ -30,9 +32,14 @@ class Frame:
     version: int
     state: pg.GameState
     history: History
-    #: {"seat", "action", "text"} of the action that made this version (None for version 0 / unknown)
+    #: {"seat", "action", "text"} of the entry that made this version (None for version 0 / unknown);
+    #: an undo's has "action": "undo" and "undone": the action taken back
     last: dict[str, Any] | None
     log_tail: views.LogTail
+    #: which actions may still be taken back (docs/rules.md, Undo)
+    ledger: Ledger = Ledger()
+    #: whether the game lets seats take actions back (the creator's choice)
+    undo_allowed: bool = True
     _public: dict[str, Any] | None = None
     _payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     _messages: dict[int | None, str] = field(default_factory=dict)
@@ -76,16 +83,31 @@ class Frame:
             if self._public is None:
                 # every seat sees the same cards (only the deck is hidden, from all alike)
                 self._public = views.state_payload(view, self.history, self.log_tail)
-            state = {**self._public, "seat": seat}
+            state = {**self._public, "seat": seat, "allow_undo": self.undo_allowed}
             cached = {"version": self.version, "seat": seat, "state": state,
-                      **views.seat_extras(view, seat), "last": self.last}
+                      **views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last}
             self._payloads[seat] = cached
         return cached
 
 
-def first_frame(state: pg.GameState) -> Frame:
+    def undo_extras(self, seat: int | None) -> dict[str, Any]:
+        """For a seat: whether it may take back an action now, which ones, and if not, why not."""
+        if seat is None:
+            return {}
+        actions = [t.action for t in self.ledger.undoable(seat)] if self.undo_allowed else []
+        refused = None
+        if not self.undo_allowed:
+            refused = {"code": "undo_off", "message": "the game's creator turned undo off"}
+        elif not actions:
+            why = self.ledger.refusal(seat)
+            refused = None if why is None else {"code": why.reason, "message": str(why)}
+        return {"can_undo": bool(actions), "undo": {"actions": actions, "refused": refused}}
+
+
+def first_frame(state: pg.GameState, undo_allowed: bool = True) -> Frame:
     """A new game's frame at version 0."""
-    return Frame(0, state, views.empty_history(state.config.players), None, views.LogTail.of(state))
+    return Frame(0, state, views.empty_history(state.config.players), None, views.LogTail.of(state),
+                 undo_allowed=undo_allowed)
 
 
 def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:
@@ -100,8 +122,9 @@ def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:
         views.record_round(history, state)
     log_tail = frame.log_tail.extended(state, events)
     text = "; ".join(log_tail.last_text) if events else str(action)
+    ledger = frame.ledger.acted(seat, action, frame.version, events)
     return Frame(frame.version + 1, state, history, {"seat": seat, "action": str(action), "text": text},
-                 log_tail)
+                 log_tail, ledger, frame.undo_allowed)
 
 
 def new_events(state: pg.GameState, before: pg.GameState) -> list[tuple[Any, ...]]:

@@ -5,7 +5,8 @@ A position at a past step is rebuilt by replaying the actions from the config (a
 replays in a few milliseconds) and shown as a spectator would have seen it then: the view's JSON
 hides the deck order and the seed, and a game in play can be read only up to its present.
 A record file (the config with its seed and the actions) may be posted instead: its owner has it
-all already.
+all already. Actions taken back (``undo`` entries in the log) are not steps: a position is the
+game after its standing actions, which is exactly the state the undos returned to.
 """
 
 from __future__ import annotations
@@ -146,7 +147,9 @@ async def replay_record(body: ReplayRequest) -> dict[str, Any]:
 def _replay_record(body: ReplayRequest) -> dict[str, Any]:
     try:
         config = pg.GameConfig.from_dict(body.record.config)
-        actions = [pg.parse_action(text) for text in body.record.actions]
+        # a record's log may hold undo entries (the terminal client's): the viewer steps through the
+        # actions still standing
+        actions = pg.replay_log(config, body.record.actions).state.actions_taken()
         step = _step(body.step, len(actions))
         index, over = step_index(config, actions)  # replays the whole record: a bad action shows here
         position = replay_to(config, actions, step)

@@ -46,6 +46,8 @@ class CreateGame(BaseModel):
     bot_pace_ms: int | None = Field(None, ge=0, le=60_000,
                                     description="pause before each bot move (bounded by the server); "
                                                 "null: the server's default with a person seated, 0 without")
+    allow_undo: bool = Field(True, description="whether players may take back their last actions until "
+                                               "another player acts or new information comes out")
 
 
 class PostAction(BaseModel):
@@ -53,3 +55,9 @@ class PostAction(BaseModel):
     seat: int
     action: str = Field(max_length=300, description="action notation, e.g. 'bid 16' or 'build Köln'")
     version: int | None = Field(None, description="the version the client saw; a stale one is refused")
+
+
+class PostUndo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    version: int = Field(description="the version the client saw; a stale one is refused")

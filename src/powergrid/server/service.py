@@ -3,6 +3,7 @@
 - ``cache``: live games in memory, loaded from the store and caught up with the log;
 - ``seats``: tokens, claiming, what is public of a seat;
 - ``append``: the validated, versioned append of an action;
+- ``undo``: taking back (the route's checks, the frame of the earlier state; appended like an action);
 - ``snapshots``: loading from the latest snapshot, saving one every N actions;
 - ``bot_turns``: the job for a bot's turn (played by bot workers, ``bot_worker``);
 - ``lobby``: the games list; ``records``: the game record; ``jobs``: the job queue.
@@ -112,7 +113,7 @@ class GameService:
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,
                           seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
                           open_seats: frozenset[int] = frozenset(), creator: str | None = None,
-                          bot_pace_ms: int | None = None) -> dict[str, Any]:
+                          bot_pace_ms: int | None = None, allow_undo: bool = True) -> dict[str, Any]:
         seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
@@ -142,16 +143,16 @@ class GameService:
                             "link": seat_link(game_id, seat, token)})
         pace = pace_ms(bot_pace_ms, [kind for kind, _ in seat_specs], self.settings)
         row = GameRow(game_id, datetime.now(UTC), config.to_dict(), seat_rows, 0, "playing", 1, public=public,
-                      seeded=seeded, creator=creator, bot_pace_ms=pace)
+                      seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo)
         first_job = turn_job(row, 0, state.current_player)
         row.created_at = await asyncio.to_thread(
             self.store.create_game, game_id, config.to_dict(), seat_rows, state.current_player, public=public,
-            seeded=seeded, creator=creator, bot_pace_ms=pace, first_job=first_job)
-        live = LiveGame(row, deque([first_frame(state)], maxlen=FRAMES_KEPT))
+            seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo, first_job=first_job)
+        live = LiveGame(row, deque([first_frame(state, allow_undo)], maxlen=FRAMES_KEPT))
         self.cache.remember(live)
         self._lobby = None
         return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
-                "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace}
+                "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace, "allow_undo": allow_undo}
 
     async def list_games(self) -> list[dict[str, Any]]:
         return json.loads(await self.lobby_json())["games"]  # type: ignore[no-any-return]
@@ -212,14 +213,14 @@ class GameService:
             if version is None or version > live.version:
                 await self.cache.catch_up(live)  # another process may have moved on (else the append tells)
             new = next_frame(live.latest, seat, text, version)
-            if not await self._commit(live, new):
+            if not await self.commit(live, new):
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
         return new
 
-    async def _commit(self, live: LiveGame, new: Frame) -> bool:
-        """Append the frame's action to the log (under live.lock), with the next bot's turn if a bot is
-        to act; False if another writer won."""
+    async def commit(self, live: LiveGame, new: Frame) -> bool:
+        """Append the frame's log entry (an action or an undo) to the log (under live.lock), with the
+        next bot's turn if a bot is to act; False if another writer won."""
         state = new.state
         assert new.last is not None
         status = status_of(state)

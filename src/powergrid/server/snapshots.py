@@ -1,7 +1,9 @@
-"""Loading a game from its latest snapshot plus the actions after it, and when to save one.
+"""Loading a game from its latest snapshot plus the log entries after it, and when to save one.
 
 Snapshots are derived data: a game loads without any (its config replayed through the log), and a
-snapshot that does not load is skipped with a warning.
+snapshot that does not load is skipped with a warning. A snapshot holds the state at its version
+(after an undo: the earlier state) and the undo window then; an ``undo`` entry whose earlier state
+is older than the frames at hand is answered by loading the game up to that version.
 """
 
 from __future__ import annotations
@@ -10,30 +12,60 @@ import logging
 from collections import deque
 
 import powergrid as pg
+from powergrid.rules.undo import GAME_OVER, NEW_INFORMATION, Ledger
 
-from . import views
+from . import undo, views
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
-from .store import GameRow, Store
+from .store import GameRow, Snapshot, Store
 
 log = logging.getLogger("powergrid.server")
 
 
-def load_frames(store: Store, row: GameRow) -> deque[Frame]:
-    """The game's frames up to its newest action (blocking: run off the event loop)."""
+def load_frames(store: Store, row: GameRow, upto: int | None = None) -> deque[Frame]:
+    """The game's frames up to its newest log entry, or up to version ``upto`` (blocking: run off
+    the event loop)."""
     frame = None
-    snap = store.latest_snapshot(row.game_id)
+    snap = store.latest_snapshot(row.game_id, upto)
     if snap is not None:
         try:
-            state = pg.GameState.from_dict(snap.state)
-            frame = Frame(snap.seq, state, snap.history, None, views.LogTail.of(state))
+            frame = snapshot_frame(snap, row)
         except pg.PowerGridError:
             log.warning("game %s: snapshot %d does not load; replaying from the start", row.game_id, snap.seq)
     if frame is None:
-        frame = first_frame(pg.new_game(pg.GameConfig.from_dict(row.config)))
+        frame = first_frame(pg.new_game(pg.GameConfig.from_dict(row.config)), row.allow_undo)
     frames: deque[Frame] = deque([frame], maxlen=FRAMES_KEPT)
-    for _seq, seat, text in store.actions_after(row.game_id, frame.version):
-        frames.append(advance(frames[-1], seat, pg.parse_action(text)))
+    for _seq, seat, text in store.actions_after(row.game_id, frame.version, upto):
+        frames.append(follow(store, row, frames, seat, text))
     return frames
+
+
+def snapshot_frame(snap: Snapshot, row: GameRow) -> Frame:
+    state = pg.GameState.from_dict(snap.state)
+    if snap.ledger is not None:
+        ledger = Ledger.from_dict(snap.ledger)
+    else:  # saved before undo existed: what came before it stands
+        standing = len(state.actions_taken())
+        ledger = Ledger(standing, (), -1, GAME_OVER if state.is_over else NEW_INFORMATION,
+                        "the game was loaded from a saved state") if standing else Ledger()
+    return Frame(snap.seq, state, snap.history, None, views.LogTail.of(state), ledger, row.allow_undo)
+
+
+def follow(store: Store, row: GameRow, frames: deque[Frame], seat: int, entry: str) -> Frame:
+    """The frame the log entry (an action, or ``undo``) by ``seat`` makes after ``frames[-1]``."""
+    latest = frames[-1]
+    if undo.is_undo(entry):
+        taken = undo.taken_back(latest)
+        before = undo.find(frames, taken.entry) or frame_at(store, row, taken.entry)
+        return undo.rewind(latest, seat, taken, before)
+    return advance(latest, seat, pg.parse_action(entry))
+
+
+def frame_at(store: Store, row: GameRow, version: int) -> Frame:
+    """The game's frame at an earlier version (blocking)."""
+    frame = load_frames(store, row, version)[-1]
+    if frame.version != version:
+        raise pg.CorruptState(f"game {row.game_id} has no version {version}")
+    return frame
 
 
 def is_due(version: int, every: int) -> bool:
@@ -42,5 +74,5 @@ def is_due(version: int, every: int) -> bool:
 
 
 def save(store: Store, game_id: str, frame: Frame) -> None:
-    """Store the frame's full state (blocking)."""
-    store.save_snapshot(game_id, frame.version, frame.state.to_dict(), frame.history)
+    """Store the frame's full state and undo window (blocking)."""
+    store.save_snapshot(game_id, frame.version, frame.state.to_dict(), frame.history, frame.ledger.to_dict())

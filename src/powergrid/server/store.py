@@ -27,6 +27,7 @@ _INSERT_NOTICE = insert(db.notices)
 _ACTIONS_AFTER = (select(db.actions.c.seq, db.actions.c.seat, db.actions.c.action)
                   .where(db.actions.c.game_id == bindparam("b_game"), db.actions.c.seq > bindparam("b_seq"))
                   .order_by(db.actions.c.seq))
+_ACTIONS_BETWEEN = _ACTIONS_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
 
 
 @dataclass
@@ -56,6 +57,8 @@ class GameRow:
     creator: str | None = None
     #: milliseconds each bot waits before it moves
     bot_pace_ms: int = 0
+    #: whether seats may take back their last actions (the creator's choice)
+    allow_undo: bool = True
 
 
 @dataclass
@@ -63,6 +66,8 @@ class Snapshot:
     seq: int
     state: dict[str, Any]
     history: dict[str, Any]
+    #: the undo window at ``seq`` (Ledger.to_dict()); None in snapshots older than undo
+    ledger: dict[str, Any] | None = None
 
 
 class Store:
@@ -79,7 +84,7 @@ class Store:
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, config: dict[str, Any], seat_rows: list[SeatRow],
                     to_act: int | None, *, public: bool = False, seeded: bool = False,
-                    creator: str | None = None, bot_pace_ms: int = 0,
+                    creator: str | None = None, bot_pace_ms: int = 0, allow_undo: bool = True,
                     first_job: JobSpec | None = None) -> datetime:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
@@ -87,7 +92,7 @@ class Store:
                 id=game_id, created_at=now, map=config["map"], players=config["players"],
                 variant=config["variant"], config=json.dumps(config), version=0, status="playing",
                 round=1, to_act=to_act, public=public, seeded=seeded, creator=creator,
-                bot_pace_ms=bot_pace_ms, updated_at=time.time()))
+                bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, updated_at=time.time()))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
                  "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open} for s in seat_rows])
@@ -207,7 +212,8 @@ class Store:
     # ------------------------------------------------------------------ the log
     def append(self, game_id: str, seq: int, seat: int, action: str, *, status: str, round_: int,
                to_act: int | None, next_job: JobSpec | None = None, done_job: int | None = None) -> bool:
-        """Commit action number ``seq``; False if that number is taken (another writer won).
+        """Commit log entry number ``seq`` (an action, or ``undo``); False if that number is taken
+        (another writer won).
 
         In the same transaction: the job the new position calls for (a bot's turn) is enqueued,
         and the job that made this action (``done_job``) is marked done.
@@ -232,29 +238,38 @@ class Store:
         self.ring(NOTICES)
         return True
 
-    def actions_after(self, game_id: str, seq: int) -> list[tuple[int, int, str]]:
+    def actions_after(self, game_id: str, seq: int, upto: int | None = None) -> list[tuple[int, int, str]]:
+        """The log entries (seq, seat, action or ``undo``) after ``seq``, up to ``upto`` if given."""
         with self.engine.connect() as conn:
-            rows = conn.execute(_ACTIONS_AFTER, {"b_game": game_id, "b_seq": seq}).all()
+            if upto is None:
+                rows = conn.execute(_ACTIONS_AFTER, {"b_game": game_id, "b_seq": seq}).all()
+            else:
+                rows = conn.execute(_ACTIONS_BETWEEN, {"b_game": game_id, "b_seq": seq, "b_upto": upto}).all()
         return [(r.seq, r.seat, r.action) for r in rows]
 
-
     # ------------------------------------------------------------------ snapshots
-    def save_snapshot(self, game_id: str, seq: int, state: dict[str, Any], history: dict[str, Any]) -> None:
+    def save_snapshot(self, game_id: str, seq: int, state: dict[str, Any], history: dict[str, Any],
+                      ledger: dict[str, Any] | None = None) -> None:
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(db.snapshots).values(game_id=game_id, seq=seq, state=json.dumps(state),
-                                                         history=json.dumps(history)))
+                conn.execute(insert(db.snapshots).values(
+                    game_id=game_id, seq=seq, state=json.dumps(state), history=json.dumps(history),
+                    ledger=None if ledger is None else json.dumps(ledger)))
         except IntegrityError:
             pass  # another process saved the same snapshot
 
-    def latest_snapshot(self, game_id: str) -> Snapshot | None:
+    def latest_snapshot(self, game_id: str, upto: int | None = None) -> Snapshot | None:
+        """The newest snapshot (at or before log entry ``upto`` if given)."""
         sn = db.snapshots
+        query = select(sn).where(sn.c.game_id == game_id)
+        if upto is not None:
+            query = query.where(sn.c.seq <= upto)
         with self.engine.connect() as conn:
-            row = conn.execute(select(sn).where(sn.c.game_id == game_id).order_by(sn.c.seq.desc()).limit(1)) \
-                .first()
+            row = conn.execute(query.order_by(sn.c.seq.desc()).limit(1)).first()
         if row is None:
             return None
-        return Snapshot(row.seq, json.loads(row.state), json.loads(row.history))
+        return Snapshot(row.seq, json.loads(row.state), json.loads(row.history),
+                        None if row.ledger is None else json.loads(row.ledger))
 
 
 def _game_row(row: Any, seat_rows: Any) -> GameRow:
@@ -266,4 +281,5 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
         seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed), bool(s.open))
                for s in seat_rows],
         version=row.version, status=row.status, round=row.round, public=bool(row.public),
-        seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0)
+        seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0,
+        allow_undo=bool(row.allow_undo))

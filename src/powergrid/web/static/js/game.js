@@ -10,6 +10,7 @@ import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
 import { renderStakes } from "./stakes.js";
+import { drawUndo, setUpUndo, undoLine } from "./undo.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
 const $ = (id) => document.getElementById(id);
@@ -28,6 +29,7 @@ const game = {
   socketSeat: undefined,
   retry: 0,
   endShown: false,
+  otherUndo: null,  // hot-seat: {seat, version, actions} another held seat may take back
   decisionKey: "",
   cityHandler: null,
   log: { start: 0, lines: [], pinned: true, unseen: 0, loading: false },
@@ -77,6 +79,7 @@ async function start() {
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
   setUpTabs();
   setUpLog();
+  setUpUndo({ game, gameId, accept, loadView, switchSeat, setBusy, redraw: () => { game.decisionKey = ""; if (game.message) accept(game.message, null, true); } });
   await loadView();
   connect();
   $("follow").checked = game.follow;
@@ -164,6 +167,8 @@ function setConnection(status) {
 /** Take a message with a view (REST reply or WebSocket push); ignore anything older than we have. */
 function accept(message, last, force = false) {
   if (!message || !message.state) return;
+  // A view for another seat (the old seat's socket or reply, after switching seats) is not ours to show.
+  if (message.seat !== undefined && message.seat !== game.seat) return;
   if (message.version < game.version && !force) return;
   const newer = message.version > game.version;
   const before = game.message && game.message.state;
@@ -172,6 +177,7 @@ function accept(message, last, force = false) {
   game.message = message;
   draw();
   if (newer && before) showChanges(changesBetween(before, message.state), game.board);
+  if (newer && message.last && message.last.action === "undo") noteUndo(message.last);
   if (last && newer) highlight(last);
   const held = heldSeats();
   const toAct = message.to_act;
@@ -243,6 +249,7 @@ function showRefusal(err) {
 
 function setBusy(busy) {
   document.body.classList.toggle("busy", busy);
+  $("undo").disabled = busy || $("undo").disabled;
   for (const node of $("decision").querySelectorAll("button, input")) node.disabled = busy || node.disabled;
 }
 
@@ -300,6 +307,7 @@ function draw() {
   renderResourceMarket($("resource-market"), view);
   drawLog(view);
   drawDecision(view, toAct);
+  drawUndo(game, gameId);
   if (view.game_over || message.game_over) showEnd(false);
 }
 
@@ -484,6 +492,12 @@ function drawLog(view) {
     // and once more after this frame's other redraws (the latest move, the players' boards)
     requestAnimationFrame(() => { if (game.log.pinned) scrollLogToEnd(); });
   }
+}
+
+/** An action taken back: the log returned to before it; say so at its end. */
+function noteUndo(last) {
+  $("log").append(undoLine(last));
+  if (game.log.pinned) scrollLogToEnd();
 }
 
 /** Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere). */

@@ -189,6 +189,7 @@ async function create() {
   };
   const hints = $("hints") ? $("hints").value : "auto";
   if (hints !== "auto") body.hints = hints === "on";
+  if ($("allow_undo") && !$("allow_undo").checked) body.allow_undo = false;  // on unless turned off
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
