@@ -13,6 +13,7 @@ from pettingzoo.utils import wrappers
 
 from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
 from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .views import info_view
@@ -120,6 +121,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = check_render_mode(render_mode)
         self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
+        self._observer = IncrementalEncoder(self.encoder)
+        self._seat_obs = [self._observer.seat_observation(s) for s in range(players)]
         self.state_space = state_space(self.encoder)
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -192,8 +195,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             mask = self.encoded_legal().mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
-        # The observation reads only public information, so the true state is encoded directly.
-        obs = {"observation": self.encoder.encode(game, seat), "action_mask": mask}
+        # The observation reads only public information, so the true state is encoded directly,
+        # from the seat's kept parts (the encoder's value, byte for byte).
+        obs = {"observation": self._observer.encode(game, self._seat_obs[seat]), "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
 
