@@ -152,6 +152,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.game = new_game(self.config)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -210,8 +211,10 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None
         legal = self.encoded_legal()
         self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
+        if self._paid:  # rewards are all 0 between the steps that pay (win/rank: the last one)
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._paid = False
         try:
             if action is None:
                 raise IllegalEncodedAction(-1, "None", "is not an action: the agent must act")
@@ -227,15 +230,18 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             for seat, a in enumerate(self.possible_agents):
                 self.rewards[a] = after[seat] - self._potentials[seat]
             self._potentials = after
+            self._paid = True
         if game.is_over:
             for seat, r in enumerate(terminal_rewards(game, self.reward_kind)):
                 self.rewards[self.possible_agents[seat]] += r
+            self._paid = True
             self._finish(truncated=False)
         elif game.decisions >= self.max_decisions:
             self._finish(truncated=True)
         else:
             self._select_next()
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -255,6 +261,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
 
     def _end_illegal(self, agent: str, message: str) -> None:
         self.rewards[agent] = -1.0
+        self._paid = True
         self._finish(truncated=False, note={"illegal_action": message, "offender": agent})
         self._accumulate_rewards()
 

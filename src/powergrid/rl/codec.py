@@ -42,9 +42,11 @@ import numpy as np
 
 from ..rules import RESOURCES, Action, GameState, GameView, PowerGridError, catalog
 from ..rules.catalog import SLOT_PRICES
+from ..rules.phase import AUCTION
 from ..rules.phase import BUILD as BUILD_PHASE
 from ..rules.phase import BUREAUCRACY as BUREAUCRACY_PHASE
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
+from ..rules.bureaucracy import options as power_options
 from ..rules.purchase import most_affordable
 from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state
@@ -113,10 +115,11 @@ class EncodedLegal:
     makes a mask over hundreds of legal bids cheap.
     """
 
-    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_actions")
+    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_power", "_actions")
 
     def __init__(self, codec: ActionCodec, mask: np.ndarray, explicit: dict[int, Action],
-                 market: list[int], bid: int, unencodable: int) -> None:
+                 market: list[int], bid: int, unencodable: int,
+                 power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None) -> None:
         self.mask = mask
         #: legal actions left out because the action space cannot express them
         self.unencodable = unencodable
@@ -124,6 +127,8 @@ class EncodedLegal:
         self._explicit = explicit
         self._market = market
         self._bid = bid
+        #: power index -> (plants run, resources burned), made into actions when decoded
+        self._power = power
         self._actions: list[Action] | None = None
 
     def action(self, index: int) -> Action:
@@ -131,6 +136,9 @@ class EncodedLegal:
         found = self._explicit.get(index)
         if found is not None:
             return found
+        if self._power is not None:
+            plants, burn = self._power[index]
+            return Action("power", 0, 0, "", -1, plants, burn)
         return self._codec.implicit_action(index, self._market, self._bid)
 
     @property
@@ -337,8 +345,9 @@ class ActionCodec:
         explicit: dict[int, Action] = {}
         left_out = 0
         encode = self._encode
+        market = {p: i for i, p in enumerate(state.current_market())} if state.phase == AUCTION else {}
         for a in state.legal_actions():
-            i = encode(a, {}, hand, 0)
+            i = encode(a, market, hand, state.auc_bid)
             if i >= 0:
                 explicit[i] = a
             else:
@@ -379,17 +388,39 @@ class ActionCodec:
         return EncodedLegal(self, mask, _NONE, [], 0, 0)
 
     def _legal_power(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
-        """The power options depend only on the hand and the seat's resources: their indices and
-        actions are kept per (hand, resources)."""
-        key = (state.plants[seat], state.resources_of(seat))
+        """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
+        only when decoded. The options depend only on the hand and the seat's resources, so
+        they are kept per (hand, resources)."""
+        hand = state.plants[seat]
+        key = (hand, state.resources_of(seat))
         found = self._power_memo.get(key)
         if found is None:
             if len(self._power_memo) > 20_000:
                 self._power_memo.clear()
-            listed = self._legal_listed(state, seat, np.zeros(self.size, dtype=np.int8))
-            found = self._power_memo[key] = (list(listed._explicit), listed._explicit, listed.unencodable)
+            found = self._power_memo[key] = self._power_options(state, seat, hand)
         mask[found[0]] = 1
-        return EncodedLegal(self, mask, found[1], [], 0, found[2])
+        return EncodedLegal(self, mask, _NONE, [], 0, found[2], found[1])
+
+    def _power_options(self, state: GameState, seat: int,
+                       hand: tuple[int, ...]) -> tuple[list[int], dict[int, Any], int]:
+        bit = {p: 1 << i for i, p in enumerate(hand)}
+        coal = {p: self._burn[p] if self._kind[p] == "coal" else 0 for p in hand}
+        width = self.hybrid_coal_max + 1
+        top = 1 << self.power_hand
+        where: dict[int, Any] = {}
+        left_out = 0
+        for plants, burn, _ in power_options(state, seat):
+            bits = 0
+            need = 0
+            for p in plants:
+                bits |= bit[p]
+                need += coal[p]
+            hybrid_coal = burn[0] - need
+            if 0 <= hybrid_coal < width and bits < top:
+                where[self.POWER + bits * width + hybrid_coal] = (plants, burn)
+            else:
+                left_out += 1
+        return list(where), where, left_out
 
     def _legal_auction(self, state: GameState, ranges: AuctionRanges, mask: np.ndarray) -> EncodedLegal:
         market = ranges.market

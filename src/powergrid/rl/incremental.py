@@ -24,6 +24,10 @@ import numpy as np
 from ..rules import STEP3, GameState
 from .observation import _PHASE_AT, _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, ObservationEncoder
 
+#: houses in a city / 3, as the encoder computes it (float32 sum of 0/1 over seats, / 3)
+_TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
+
+
 class SeatObservation:
     """One seat's slow observation parts and the inputs they were built from."""
 
@@ -139,34 +143,26 @@ class IncrementalEncoder:
         memo.plants = state.plants[:]
 
     def _write_cities(self, state: GameState, memo: SeatObservation) -> None:
-        """Houses (the changed seats' columns, then the houses per city) and, when my network
-        changed, my connection costs."""
-        e = self.encoder
+        """The houses of the cities that changed (a seat's house there, houses per city) and,
+        when my network changed, my connection costs."""
         arr = memo.array
         n, me = self.players, memo.seat
-        board = id(state.scn.board)
+        houses_at, taken_at = self._houses_at, self._taken_at
+        houses = state.houses
         known = memo.cities
         for s, held in enumerate(state.cities):
-            if known[s] == held:
+            before = known[s]
+            if before == held:
                 continue
-            self._write_houses(arr, board, (s - me) % n, held)
+            k = (s - me) % n
+            for city in set(held).symmetric_difference(before or ()):
+                arr[houses_at + city * n + k] = 1.0 if city in held else 0.0
+                arr[taken_at + city] = _TAKEN[len(houses[city])]
             if s == me:
-                reach = state.reach[me]
-                flags = arr[self._in_play]
-                part = e._memoised(("reach", board, held), lambda: e._connection_part(reach, flags))
+                e = self.encoder
+                part = e._connection_part(state.reach[me], arr[self._in_play])
                 arr[self._connection_at:self._connection_at + e.cities] = part
-        c = e.cities
-        block = arr[self._houses_at:self._houses_at + c * n].reshape(c, n)
-        arr[self._taken_at:self._taken_at + c] = block.sum(axis=1) / np.float32(3.0)
         memo.cities = state.cities[:]
-
-    def _write_houses(self, arr: np.ndarray, board: int, k: int, held: tuple[int, ...]) -> None:
-        e = self.encoder
-        flags = arr[self._in_play]
-        column = e._memoised(("houses", board, held), lambda: e._houses_of(held, flags))
-        n = self.players
-        start = self._houses_at + k
-        arr[start:start + e.cities * n:n] = column
 
     # ------------------------------------------------------------------ fast numbers
     def numbers(self, state: GameState, me: int) -> list[Any]:

@@ -100,6 +100,18 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         self._random: list[dict[int, random.Random]] = []
         self._bots: list[dict[int, Bot]] = []
         self._potentials: list[list[float]] = []
+        #: the current masks, one row per game, each the mask of that game's ``_legal``
+        self._masks = np.zeros((num_envs, self.codec.size), dtype=np.int8)
+        self._mask_rows = list(self._masks)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        # a pickle copies the mask rows apart from the buffer: join them again
+        self.__dict__.update(saved)
+        self._mask_rows = list(self._masks)
+        for row, legal in zip(self._mask_rows, self._legal, strict=False):
+            if legal is not None:
+                row[:] = legal.mask
+                legal.mask = row
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, *, seed: int | list[int | None] | None = None,
@@ -185,7 +197,7 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def action_masks(self) -> np.ndarray:
         """The current masks as booleans, shape (num_envs, actions) (MaskablePPO's name)."""
-        return np.stack([legal.mask for legal in self._legal]).astype(bool)
+        return self._masks.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games = []
@@ -225,14 +237,15 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
             assert seat is not None
             if self.self_play or seat == self.seat:
                 self._acting[i] = seat
-                self._legal[i] = self.codec.legal_in(game, seat)
+                self._legal[i] = self.codec.legal_in(game, seat, self._mask_rows[i])
                 return
             rng = randoms.get(seat)
             if rng is not None:
                 game.apply(rng.choice(game.legal_actions()))
             else:
                 game.apply(bots[seat].act(game.view(seat)))
-        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat)
+        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat,
+                                             self._mask_rows[i])
 
     def _write_all(self, batch: dict[str, np.ndarray]) -> None:
         seats = self._acting if self.self_play else [self.seat] * self.num_envs
@@ -240,8 +253,7 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         self._observer.encode_batch(self.games, [kept[i][s] for i, s in enumerate(seats)],
                                     batch["observation"])
         masks = batch["action_mask"]
-        for i, legal in enumerate(self._legal):
-            masks[i] = legal.mask
+        masks[:] = self._masks  # every game's mask is written in place, in its row
 
     def _write(self, row: int, batch: dict[str, np.ndarray], game: GameState | None = None,
                legal: EncodedLegal | None = None) -> None:
