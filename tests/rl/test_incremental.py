@@ -32,7 +32,8 @@ def test_kept_observations_equal_the_encoder_byte_for_byte(map_name: str, player
                 seat = rng.randrange(players)
                 expected = _oracle(players, 42).encode(state, seat)
                 got = fast.encode(state, kept[seat])
-                assert got.dtype == np.float32 and got.tobytes() == expected.tobytes(), (seed, state.decisions)
+                assert got.dtype == np.float32
+                assert got.tobytes() == expected.tobytes(), (seed, state.decisions)
             if state.is_over:
                 break
             state.apply(rng.choice(state.legal_actions()))

@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 
 from ..rules import RESOURCES, Action, GameState, GameView, PowerGridError, catalog
+from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import SLOT_PRICES
 from ..rules.phase import AUCTION
 from ..rules.phase import BUILD as BUILD_PHASE
 from ..rules.phase import BUREAUCRACY as BUREAUCRACY_PHASE
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
-from ..rules.bureaucracy import options as power_options
 from ..rules.purchase import most_affordable
 from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state

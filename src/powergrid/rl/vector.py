@@ -169,8 +169,8 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
                 ended = game.is_over
                 cut = not ended and game.decisions >= limit
                 if ended:
-                    step_rewards = [r + t for r, t in zip(step_rewards, terminal_rewards(game, self.reward_kind),
-                                                          strict=True)]
+                    final = terminal_rewards(game, self.reward_kind)
+                    step_rewards = [r + t for r, t in zip(step_rewards, final, strict=True)]
             rewards[i] = step_rewards[seat if every_seat is not None else self.seat]
             if every_seat is not None:
                 every_seat.append(step_rewards)
