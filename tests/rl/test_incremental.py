@@ -111,3 +111,20 @@ def test_masks_from_the_phase_structure_equal_the_listed_actions(bids: str, play
             assert not codec.legal_in(state, other).mask.any()
             state.apply(rng.choice(state.legal_actions()))
     assert {"open", "bid", "pass", "buy", "build", "done", "power"} <= kinds
+
+
+def test_a_pickled_vector_env_steps_on_exactly_as_the_original() -> None:
+    """Its masks live in one buffer and its observations in per-seat caches: both survive pickling."""
+    vec = rl.vector_env(4, seed=1, opponents=None)
+    obs, _ = vec.reset()
+    for _ in range(30):
+        obs, *_ = vec.step([int(np.flatnonzero(m)[0]) for m in obs["action_mask"]])
+    copy = pickle.loads(pickle.dumps(vec))
+    for _ in range(80):
+        actions = [int(np.flatnonzero(m)[-1]) for m in obs["action_mask"]]
+        obs, rewards, terminated, truncated, _ = vec.step(actions)
+        again, rewards2, terminated2, truncated2, _ = copy.step(actions)
+        assert np.array_equal(obs["action_mask"], again["action_mask"])
+        assert obs["observation"].tobytes() == again["observation"].tobytes()
+        assert np.array_equal(rewards, rewards2) and np.array_equal(terminated, terminated2)
+        assert np.array_equal(vec.action_masks(), obs["action_mask"].astype(bool))
