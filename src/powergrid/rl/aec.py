@@ -13,6 +13,7 @@ from pettingzoo.utils import wrappers
 
 from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
 from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .views import info_view
@@ -120,6 +121,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = check_render_mode(render_mode)
         self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
+        self._observer = IncrementalEncoder(self.encoder)
+        self._seat_obs = [self._observer.seat_observation(s) for s in range(players)]
         self.state_space = state_space(self.encoder)
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -149,6 +152,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.game = new_game(self.config)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -192,8 +196,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             mask = self.encoded_legal().mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
-        # The observation reads only public information, so the true state is encoded directly.
-        obs = {"observation": self.encoder.encode(game, seat), "action_mask": mask}
+        # The observation reads only public information, so the true state is encoded directly,
+        # from the seat's kept parts (the encoder's value, byte for byte).
+        obs = {"observation": self._observer.encode(game, self._seat_obs[seat]), "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
 
@@ -206,8 +211,10 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None
         legal = self.encoded_legal()
         self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
+        if self._paid:  # rewards are all 0 between the steps that pay (win/rank: the last one)
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._paid = False
         try:
             if action is None:
                 raise IllegalEncodedAction(-1, "None", "is not an action: the agent must act")
@@ -223,15 +230,18 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             for seat, a in enumerate(self.possible_agents):
                 self.rewards[a] = after[seat] - self._potentials[seat]
             self._potentials = after
+            self._paid = True
         if game.is_over:
             for seat, r in enumerate(terminal_rewards(game, self.reward_kind)):
                 self.rewards[self.possible_agents[seat]] += r
+            self._paid = True
             self._finish(truncated=False)
         elif game.decisions >= self.max_decisions:
             self._finish(truncated=True)
         else:
             self._select_next()
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -251,6 +261,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
 
     def _end_illegal(self, agent: str, message: str) -> None:
         self.rewards[agent] = -1.0
+        self._paid = True
         self._finish(truncated=False, note={"illegal_action": message, "offender": agent})
         self._accumulate_rewards()
 

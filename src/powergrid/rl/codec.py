@@ -41,6 +41,13 @@ from typing import Any
 import numpy as np
 
 from ..rules import RESOURCES, Action, GameState, GameView, PowerGridError, catalog
+from ..rules.bureaucracy import options as power_options
+from ..rules.catalog import SLOT_PRICES
+from ..rules.phase import AUCTION
+from ..rules.phase import BUILD as BUILD_PHASE
+from ..rules.phase import BUREAUCRACY as BUREAUCRACY_PHASE
+from ..rules.phase import RESOURCES as RESOURCES_PHASE
+from ..rules.purchase import most_affordable
 from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state
 
@@ -98,6 +105,9 @@ class Block:
         return self.stop - self.start
 
 
+_NONE: dict[int, Action] = {}
+
+
 class EncodedLegal:
     """The legal actions of one decision: the ``np.int8`` mask and the action behind each index.
 
@@ -105,10 +115,11 @@ class EncodedLegal:
     makes a mask over hundreds of legal bids cheap.
     """
 
-    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_actions")
+    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_power", "_actions")
 
     def __init__(self, codec: ActionCodec, mask: np.ndarray, explicit: dict[int, Action],
-                 market: list[int], bid: int, unencodable: int) -> None:
+                 market: list[int], bid: int, unencodable: int,
+                 power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None) -> None:
         self.mask = mask
         #: legal actions left out because the action space cannot express them
         self.unencodable = unencodable
@@ -116,6 +127,8 @@ class EncodedLegal:
         self._explicit = explicit
         self._market = market
         self._bid = bid
+        #: power index -> (plants run, resources burned), made into actions when decoded
+        self._power = power
         self._actions: list[Action] | None = None
 
     def action(self, index: int) -> Action:
@@ -123,7 +136,10 @@ class EncodedLegal:
         found = self._explicit.get(index)
         if found is not None:
             return found
-        return self._codec.auction_action(index, self._market, self._bid)
+        if self._power is not None:
+            plants, burn = self._power[index]
+            return Action("power", 0, 0, "", -1, plants, burn)
+        return self._codec.implicit_action(index, self._market, self._bid)
 
     @property
     def indices(self) -> list[int]:
@@ -199,6 +215,19 @@ class ActionCodec:
         self._burn = {n: p.burn for n, p in cat.plants.items()}
         self._open_at = {off: k for k, off in enumerate(OPEN_OFFSETS)}
         self._raise_at = {r: k for k, r in enumerate(BID_RAISES)}
+        self._build_actions = tuple(Action.build(name) for name in self.cities)
+        self._buy_actions = tuple(Action.buy(r, n) for r, size in enumerate(self.track_sizes)
+                                  for n in range(1, size + 1))
+        #: (hand, resources) -> (mask indices, index -> power action, unencodable count)
+        self._power_memo: dict[Any, tuple[list[int], dict[int, Action], int]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the memo of power options is a cache: pickles and copies start without it
+        return {k: v for k, v in self.__dict__.items() if k != "_power_memo"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._power_memo = {}
 
     # ------------------------------------------------------------------ encoding
     def encode(self, view: GameView | GameState, action: Action, seat: int | None = None) -> int:
@@ -276,37 +305,122 @@ class ActionCodec:
         return self.legal_in(state, seat, out)
 
     def legal_in(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
-        """:meth:`legal` for a state and seat already checked (the environments' hot path)."""
+        """:meth:`legal` for a state and seat already checked (the environments' hot path).
+
+        The mask is written straight from each phase's legal structure (auction ranges, the
+        purchases each resource allows, the cities one may build in, the power options of a
+        hand and its resources), without making an action per index; the actions are made only
+        when one is decoded. ``tests/rl`` holds this equal to :meth:`legal_listed`, which
+        encodes the engine's ``legal_actions()`` one by one.
+        """
         if out is None:
             mask = np.zeros(self.size, dtype=np.int8)
         else:
             mask = out
             mask[:] = 0
         if state.current_player != seat:
-            return EncodedLegal(self, mask, {}, [], 0, 0)
+            return EncodedLegal(self, mask, _NONE, [], 0, 0)
+        phase = state.phase
+        if phase == BUILD_PHASE:
+            return self._legal_build(state, seat, mask)
+        if phase == RESOURCES_PHASE:
+            return self._legal_buy(state, seat, mask)
+        if phase == BUREAUCRACY_PHASE:
+            return self._legal_power(state, seat, mask)
         ranges = auction_ranges(state)
         if ranges is not None:
             return self._legal_auction(state, ranges, mask)
+        return self._legal_listed(state, seat, mask)
+
+    def legal_listed(self, state: GameState, seat: int) -> EncodedLegal:
+        """The legal actions as :meth:`legal_in` gives them, found the slow way: every action of
+        the engine's ``legal_actions()`` encoded one by one (the oracle of the fast paths)."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        if state.current_player != seat:
+            return EncodedLegal(self, mask, _NONE, [], 0, 0)
+        return self._legal_listed(state, seat, mask)
+
+    def _legal_listed(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
         hand = state.plants[seat]
         explicit: dict[int, Action] = {}
         left_out = 0
         encode = self._encode
-        build, city_index, buy_base = self.BUILD, self.city_index, self._buy_base
+        market = {p: i for i, p in enumerate(state.current_market())} if state.phase == AUCTION else {}
         for a in state.legal_actions():
-            # The long lists (building, buying) get an inline path.
-            kind = a.kind
-            if kind == "build":
-                i = build + city_index.get(a.city, -1 - build)
-            elif kind == "buy":
-                i = buy_base[a.resource] + a.amount
-            else:
-                i = encode(a, {}, hand, 0)
+            i = encode(a, market, hand, state.auc_bid)
             if i >= 0:
                 explicit[i] = a
             else:
                 left_out += 1
         mask[list(explicit)] = 1
         return EncodedLegal(self, mask, explicit, [], 0, left_out)
+
+    def _legal_build(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+        """``building.legal`` as mask indices: done, and every city in play with a free slot
+        for this seat that it can pay for (slot price plus connection)."""
+        mask[self.DONE] = 1
+        if len(state.cities[seat]) < state.scn.max_houses:
+            money = state.money[seat]
+            step = state.step
+            reach = state.reach[seat]
+            houses = state.houses
+            base = self.BUILD
+            where = []
+            for city in state.scn.board.in_play:
+                here = houses[city]
+                n = len(here)
+                if n >= step or seat in here:
+                    continue
+                if SLOT_PRICES[n] + (reach[city] if reach is not None else 0) <= money:
+                    where.append(base + city)
+            if where:
+                mask[where] = 1
+        return EncodedLegal(self, mask, _NONE, [], 0, 0)
+
+    def _legal_buy(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+        """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
+        market and money allow, and done."""
+        mask[self.DONE] = 1
+        for r, n in enumerate(most_affordable(state, seat)):
+            if n:
+                first = self._buy_base[r] + 1
+                mask[first:first + n] = 1
+        return EncodedLegal(self, mask, _NONE, [], 0, 0)
+
+    def _legal_power(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+        """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
+        only when decoded. The options depend only on the hand and the seat's resources, so
+        they are kept per (hand, resources)."""
+        hand = state.plants[seat]
+        key = (hand, state.resources_of(seat))
+        found = self._power_memo.get(key)
+        if found is None:
+            if len(self._power_memo) > 20_000:
+                self._power_memo.clear()
+            found = self._power_memo[key] = self._power_options(state, seat, hand)
+        mask[found[0]] = 1
+        return EncodedLegal(self, mask, _NONE, [], 0, found[2], found[1])
+
+    def _power_options(self, state: GameState, seat: int,
+                       hand: tuple[int, ...]) -> tuple[list[int], dict[int, Any], int]:
+        bit = {p: 1 << i for i, p in enumerate(hand)}
+        coal = {p: self._burn[p] if self._kind[p] == "coal" else 0 for p in hand}
+        width = self.hybrid_coal_max + 1
+        top = 1 << self.power_hand
+        where: dict[int, Any] = {}
+        left_out = 0
+        for plants, burn, _ in power_options(state, seat):
+            bits = 0
+            need = 0
+            for p in plants:
+                bits |= bit[p]
+                need += coal[p]
+            hybrid_coal = burn[0] - need
+            if 0 <= hybrid_coal < width and bits < top:
+                where[self.POWER + bits * width + hybrid_coal] = (plants, burn)
+            else:
+                left_out += 1
+        return list(where), where, left_out
 
     def _legal_auction(self, state: GameState, ranges: AuctionRanges, mask: np.ndarray) -> EncodedLegal:
         market = ranges.market
@@ -346,6 +460,17 @@ class ActionCodec:
                     mask[self.BID + lo:self.BID + top + 1] = 1
                 left_out += max(0, hi - max(lo - 1, top))
         return EncodedLegal(self, mask, explicit, market, state.auc_bid, left_out)
+
+    def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:
+        """The action behind a legal index of the blocks whose masks are written without
+        actions: open and bid (in this market and auction), buy, build, done."""
+        if index == self.DONE:
+            return Action.done()
+        if self.BUILD <= index < self.POWER:
+            return self._build_actions[index - self.BUILD]
+        if self.BUY <= index < self.BUILD:
+            return self._buy_actions[index - self.BUY]
+        return self.auction_action(index, market, current_bid)
 
     def auction_action(self, index: int, market: list[int], current_bid: int) -> Action:
         """The open or bid action behind an index of those blocks, in a market and auction."""

@@ -27,6 +27,7 @@ from .aec import (
     map_cities,
 )
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
 from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .single import bot_seed
@@ -83,6 +84,10 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         self.illegal_action = illegal_action
         self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
+        self._observer = IncrementalEncoder(self.encoder)
+        #: per game slot, per seat: the seat's observation parts, kept up to date across steps
+        self._seat_obs = [[self._observer.seat_observation(s) for s in range(players)]
+                          for _ in range(num_envs)]
         self.single_observation_space, self.single_action_space = make_spaces(self.codec, self.encoder)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -95,6 +100,18 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         self._random: list[dict[int, random.Random]] = []
         self._bots: list[dict[int, Bot]] = []
         self._potentials: list[list[float]] = []
+        #: the current masks, one row per game, each the mask of that game's ``_legal``
+        self._masks = np.zeros((num_envs, self.codec.size), dtype=np.int8)
+        self._mask_rows = list(self._masks)
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        # a pickle copies the mask rows apart from the buffer: join them again
+        self.__dict__.update(saved)
+        self._mask_rows = list(self._masks)
+        for row, legal in zip(self._mask_rows, self._legal, strict=False):
+            if legal is not None:
+                row[:] = legal.mask
+                legal.mask = row
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, *, seed: int | list[int | None] | None = None,
@@ -120,62 +137,67 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
                                           dict[str, Any]]:
         if not self.games:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions).reshape(self.num_envs)
         n = self.num_envs
-        obs = self._empty_batch()
-        rewards = np.zeros(n, dtype=np.float32)
-        terminated = np.zeros(n, dtype=bool)
-        truncated = np.zeros(n, dtype=bool)
-        every_seat = np.zeros((n, self.players), dtype=np.float32) if self.self_play else None
-        infos: dict[str, Any] = {}
-        codec = self.codec
+        chosen = np.asarray(actions).reshape(n).tolist()
+        rewards = [0.0] * n
+        every_seat: list[list[float]] | None = [] if self.self_play else None
+        ends: list[tuple[int, bool, dict[str, Any]]] = []
+        codec, games, legal_now, acting = self.codec, self.games, self._legal, self._acting
+        players, shaped, limit = self.players, self._shaped, self.max_decisions
+        zeros = [0.0] * players
         for i in range(n):
-            game = self.games[i]
-            seat = self._acting[i]
+            game = games[i]
+            seat = acting[i]
+            step_rewards = zeros
             note: dict[str, Any] = {}
-            step_rewards = [0.0] * self.players
             try:
-                action = codec.decode(actions[i], self._legal[i])
+                action = codec.decode(chosen[i], legal_now[i])
             except IllegalEncodedAction as error:
                 if self.illegal_action == "raise":
                     raise
+                step_rewards = zeros[:]
                 step_rewards[seat] = -1.0
                 note = {"illegal_action": str(error)}
                 ended, cut = True, False
             else:
                 game.apply(action)
                 self._play_opponents(i)
-                if self._shaped:
+                if shaped:
                     after = potentials(game)
-                    before = self._potentials[i]
-                    step_rewards = [a - b for a, b in zip(after, before, strict=True)]
+                    step_rewards = [a - b for a, b in zip(after, self._potentials[i], strict=True)]
                     self._potentials[i] = after
                 ended = game.is_over
-                cut = not ended and game.decisions >= self.max_decisions
+                cut = not ended and game.decisions >= limit
                 if ended:
-                    for s, r in enumerate(terminal_rewards(game, self.reward_kind)):
-                        step_rewards[s] += r
-            learner = seat if self.self_play else self.seat
-            rewards[i] = step_rewards[learner]
+                    final = terminal_rewards(game, self.reward_kind)
+                    step_rewards = [r + t for r, t in zip(step_rewards, final, strict=True)]
+            rewards[i] = step_rewards[seat if every_seat is not None else self.seat]
             if every_seat is not None:
-                every_seat[i] = step_rewards
+                every_seat.append(step_rewards)
             if ended or cut:
-                terminated[i], truncated[i] = ended, cut
-                final = self._empty_batch(1)
-                self._write(0, final, game, None)
-                final_info = {"winners": list(game.winners), **note} if game.is_over else note
-                infos = self._add_info(infos, {"final_obs": {k: v[0] for k, v in final.items()},
-                                               "final_info": final_info}, i)
-                self._new_game(i, self._seeds[i].next(None))
+                ends.append((i, cut, note))
+        obs = self._empty_batch()
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        infos: dict[str, Any] = {}
+        for i, cut, note in ends:
+            game = games[i]
+            terminated[i], truncated[i] = not cut, cut
+            final = self._empty_batch(1)
+            self._write(0, final, game, None)
+            final_info = {"winners": list(game.winners), **note} if game.is_over else note
+            infos = self._add_info(infos, {"final_obs": {k: v[0] for k, v in final.items()},
+                                           "final_info": final_info}, i)
+            self._new_game(i, self._seeds[i].next(None))
         self._write_all(obs)
         infos = self._infos_now(infos)
         if every_seat is not None:
-            infos["rewards"] = every_seat
-        return obs, rewards, terminated, truncated, infos
+            infos["rewards"] = np.array(every_seat, dtype=np.float32)
+        return obs, np.array(rewards, dtype=np.float32), terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
         """The current masks as booleans, shape (num_envs, actions) (MaskablePPO's name)."""
-        return np.stack([legal.mask for legal in self._legal]).astype(bool)
+        return self._masks.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
         self.games = []
@@ -215,21 +237,23 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
             assert seat is not None
             if self.self_play or seat == self.seat:
                 self._acting[i] = seat
-                self._legal[i] = self.codec.legal_in(game, seat)
+                self._legal[i] = self.codec.legal_in(game, seat, self._mask_rows[i])
                 return
             rng = randoms.get(seat)
             if rng is not None:
                 game.apply(rng.choice(game.legal_actions()))
             else:
                 game.apply(bots[seat].act(game.view(seat)))
-        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat)
+        self._legal[i] = self.codec.legal_in(game, self._acting[i] if self.self_play else self.seat,
+                                             self._mask_rows[i])
 
     def _write_all(self, batch: dict[str, np.ndarray]) -> None:
         seats = self._acting if self.self_play else [self.seat] * self.num_envs
-        self.encoder.encode_batch(self.games, seats, batch["observation"])
+        kept = self._seat_obs
+        self._observer.encode_batch(self.games, [kept[i][s] for i, s in enumerate(seats)],
+                                    batch["observation"])
         masks = batch["action_mask"]
-        for i, legal in enumerate(self._legal):
-            masks[i] = legal.mask
+        masks[:] = self._masks  # every game's mask is written in place, in its row
 
     def _write(self, row: int, batch: dict[str, np.ndarray], game: GameState | None = None,
                legal: EncodedLegal | None = None) -> None:
