@@ -8,9 +8,10 @@ entry's frame is made by ``undo.rewind``. Each frame carries the undo window (``
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 import powergrid as pg
 from powergrid.rules.undo import Ledger
@@ -23,6 +24,12 @@ FRAMES_KEPT = 16
 #: frames, counted from the latest, that keep their encoded socket messages (older ones re-encode)
 MESSAGES_KEPT = 3
 History = dict[str, list[list[int]]]
+
+
+def encode(data: Any) -> bytes:
+    """JSON bytes (UTF-8, compact). The state is the server's largest answer, encoded for every seat
+    and version: orjson does it about ten times faster than the standard library."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 @dataclass
@@ -49,18 +56,17 @@ class Frame:
         """The WebSocket message (JSON text) for a seat; encoded once per seat and version."""
         text = self._messages.get(seat)
         if text is None:
-            text = json.dumps({"type": "state", **self.payload(seat)}, ensure_ascii=False)
+            text = encode({"type": "state", **self.payload(seat)}).decode()
             self._messages[seat] = text
         return text
 
     def body(self, game_id: str, seat: int | None, **extra: Any) -> bytes:
         """The HTTP answer (JSON bytes) about this version for a seat; encoded once per seat and version."""
         if extra:
-            return json.dumps({"game_id": game_id, **extra, **self.payload(seat)},
-                              ensure_ascii=False).encode()
+            return encode({"game_id": game_id, **extra, **self.payload(seat)})
         body = self._bodies.get(seat)
         if body is None:
-            body = json.dumps({"game_id": game_id, **self.payload(seat)}, ensure_ascii=False).encode()
+            body = encode({"game_id": game_id, **self.payload(seat)})
             self._bodies[seat] = body
         return body
 
