@@ -490,37 +490,69 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
     return None
 
 
-def _build(s: State, seat: int, legal: list[Action], style: Style) -> Action:
-    if len(legal) == 1:
+def _build(s: State, seat: int, style: Style) -> Action:
+    """The city to build in now, or done. Reads the buildable cities from the state itself
+    (what ``building.legal`` lists, in the same order), not from the legal actions."""
+    scn = s.scn
+    taken = s.cities[seat]
+    owned = len(taken)
+    if owned >= scn.max_houses:
         return DONE
-    owned = len(s.cities[seat])
+    board = scn.board
+    money = s.money[seat]
+    step = s.step
+    reach = s.reach[seat]
+    houses = s.houses
+    first = reach is None
+    # (city, price) of every city the seat may build in now, in play order
+    open_cities: list[tuple[int, int]] = []
+    for c in board.in_play:
+        here = houses[c]
+        n = len(here)
+        if n >= step or seat in here:
+            continue
+        price = SLOT_PRICES[n] if first else SLOT_PRICES[n] + reach[c]
+        if price <= money:
+            open_cities.append((c, price))
+    if not open_cities:
+        return DONE
     power = fuel_capacity(s, seat)
     target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
-    scn = s.scn
-    reach = s.reach[seat]
-    houses = s.houses
     central = _centrality(s)
-    first = reach is None
-    best: Action | None = None
+    near = _near(board) if first else None
+    best = -1
     best_score = 1e18
-    for a in legal:
-        if a.kind != "build":
-            continue
-        c = scn.city_by_name[a.city]
-        price = SLOT_PRICES[len(houses[c])] + (0 if first else reach[c])
-        if not all_out and (price > style.max_city_cost
-                            or (owned >= power and s.money[seat] - price < style.build_reserve)):
+    max_cost = style.max_city_cost
+    short = owned >= power
+    floor = money - style.build_reserve
+    for c, price in open_cities:
+        if not all_out and (price > max_cost or (short and floor < price)):
             continue
         score = price + 0.5 * central[c]
-        if first:
-            crowd = sum(1 for d in scn.board.in_play
-                        if houses[d] and scn.board.distance[c][d] <= 12)
+        if near is not None:
+            crowd = 0
+            for d in near[c]:
+                if houses[d]:
+                    crowd += 1
             score += 4 * crowd + 3 * len(houses[c])
         if score < best_score:
-            best, best_score = a, score
-    return best if best is not None else DONE
+            best, best_score = c, score
+    return scn.build_actions[best] if best >= 0 else DONE
+
+
+_NEAR: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
+
+
+def _near(board: Any) -> dict[int, tuple[int, ...]]:
+    """Per city in play: the cities in play at most 12 away (itself included), in play order."""
+    table = _NEAR.get(board)
+    if table is None:
+        in_play = board.in_play
+        table = {c: tuple(d for d in in_play if board.distance[c][d] <= 12) for c in in_play}
+        _NEAR[board] = table
+    return table
 
 
 # ---------------------------------------------------------------- the bot
@@ -534,6 +566,8 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return power
     if phase == RESOURCES_PHASE:
         return _buy(s, seat, style)
+    if phase == BUILD:
+        return _build(s, seat, style)
     if phase == AUCTION and s.auc_plant and s.discard_seat < 0:
         return _raise_or_pass(s, seat, style)
     if legal is None:
@@ -542,8 +576,6 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return legal[0]
     if phase == AUCTION:
         return _auction(s, seat, legal, style)
-    if phase == BUILD:
-        return _build(s, seat, legal, style)
     return legal[0]
 
 
