@@ -67,7 +67,7 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "style", "_scores", "_held", "_gains", "_orders")
+                 "yields", "style", "fuel", "_scores", "_held", "_gains", "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT) -> None:
         scn = s.scn
@@ -79,6 +79,7 @@ class Outlook:
         self.kind = scn.plant_kind
         self.burn = scn.plant_burn
         self.yields = scn.plant_cities
+        self.fuel = _fuel_table(scn)
         self.limit = scn.rules.max_plants
         owned = len(s.cities[seat])
         bonus = 4 if s.step == 1 else 6
@@ -90,13 +91,12 @@ class Outlook:
         self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
-        kind = self.kind[plant]
-        r = _RES_INDEX.get(kind)
-        burn: int = self.burn[plant]
-        if r is not None:
+        r, burn = self.fuel[plant]
+        if r >= 0:
             return burn * self.unit[r]
-        if kind == "hybrid":
-            return burn * min(self.unit[0], self.unit[1])
+        if r == _HYBRID:
+            unit = self.unit
+            return burn * min(unit[0], unit[1])
         return 0.0
 
     def score(self, plant: int) -> float:
@@ -118,18 +118,20 @@ class Outlook:
 
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
-        score = self.score
+        scores = self._scores
+        for p in plants:
+            if p not in scores:
+                self.score(p)
         yields = self.yields
         ambition = self.ambition
         extra = self.style.extra_share
-        ranked = sorted(plants, key=score, reverse=True)[:self.limit]
         total = 0.0
         covered = 0
-        for p in ranked:
+        for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
             c = yields[p]
             room = ambition - covered
             useful = c if room >= c else (room if room > 0 else 0)
-            value = score(p) * ((useful + extra * (c - useful)) / c)
+            value = scores[p] * ((useful + extra * (c - useful)) / c)
             if value > 0.0:
                 total += value
             covered += c
@@ -170,39 +172,69 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
 def unit_costs(s: State, seat: int) -> list[float]:
     """Expected price per unit of each resource, after the other players take part of their need."""
     scn = s.scn
-    fuel = _fuel_table(scn)
-    demand = [0.0, 0.0, 0.0, 0.0]
+    demands = _DEMANDS
+    coal = oil = garbage = uranium = 0.0
     plants = s.plants
     for j in range(len(plants)):
         if j == seat:
             continue
-        for p in plants[j]:
-            r, burn = fuel[p]
-            if r >= 0:
-                demand[r] += burn
-            elif r == _HYBRID:
-                demand[0] += burn / 2
-                demand[1] += burn / 2
+        mine = plants[j]
+        d = demands.get(mine)
+        if d is None:
+            d = _demand(scn, mine)
+        coal += d[0]
+        oil += d[1]
+        garbage += d[2]
+        uranium += d[3]
     out = []
     market_res = s.market_res
-    for r in range(4):
-        have = market_res[r] - int(demand[r] / 2)
+    capacity = scn.capacity
+    prefixes = scn.price_prefix
+    for r, demand in ((0, coal), (1, oil), (2, garbage), (3, uranium)):
+        have = market_res[r] - int(demand / 2)
         if have <= 0:
             out.append(SCARCE_PRICE[r])
             continue
         n = 2 if have >= 2 else have
-        prefix = scn.price_prefix[r]
-        start = scn.capacity[r] - have
+        prefix = prefixes[r]
+        start = capacity[r] - have
         out.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
     return out
 
 
+#: per holding of plants: units of each resource its owner burns in a run (a hybrid half coal,
+#: half oil); halves of small numbers, so sums of these are exact in any order
+_DEMANDS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+
+
+def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[float, float, float, float]:
+    fuel = _fuel_table(scn)
+    demand = [0.0, 0.0, 0.0, 0.0]
+    for p in plants:
+        r, burn = fuel[p]
+        if r >= 0:
+            demand[r] += burn
+        elif r == _HYBRID:
+            demand[0] += burn / 2
+            demand[1] += burn / 2
+    if len(_DEMANDS) >= _OUTLOOKS_MAX:
+        _DEMANDS.clear()
+    found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
+    return found
+
+
 _HYBRID = -2
 _FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+#: the last scenario asked about and its table (one game asks about one scenario many times)
+_LAST_FUEL: list[Any] = [None, None]
 
 
 def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
     """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
+    last = _LAST_FUEL
+    if last[0] is scn:
+        table: dict[int, tuple[int, int]] = last[1]
+        return table
     table = _FUEL.get(scn)
     if table is None:
         table = {}
@@ -210,35 +242,40 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
             r = _RES_INDEX.get(kind)
             table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
         _FUEL[scn] = table
+    last[0], last[1] = scn, table
     return table
 
 
 # ---------------------------------------------------------------- auction
-def _auction(s: State, seat: int, legal: list[Action], style: Style) -> Action:
-    kind = legal[0].kind
-    if kind == "discard":
-        return _discard(s, seat, legal, style)
+def _open_or_pass(s: State, seat: int, style: Style) -> Action:
+    """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
+    where passing is not allowed while a plant is affordable, the best plant anyway).
+
+    Reads the choices from the state itself, as ``auction.legal`` lists them: an affordable
+    plant of the current market can be opened at its number; passing is allowed after round 1,
+    or when no plant is affordable.
+    """
     look = outlook(s, seat, style)
-    if s.auc_plant:
-        # a running auction: raise by one while the plant is worth it
-        if s.auc_bid + 1 <= look.max_bid(s.auc_plant) and len(legal) > 1:
-            return legal[0]
-        return PASS
     best: Action | None = None
     best_surplus = -1e9
     money = s.money[seat]
+    first_open = 0
     for plant in s.current_market():
-        if plant == STEP3 or plant > money:
+        if plant > money:
+            continue
+        if not first_open:
+            first_open = plant
+        if plant == STEP3:
             continue
         limit = look.max_bid(plant)
         surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
         if surplus > best_surplus:
             best_surplus = surplus
             best = Action("open", plant, plant)
-    must_buy = legal[-1] != PASS  # the engine lists a pass last whenever it allows one
+    must_buy = s.round == 1 and first_open > 0
     if best is not None and (best_surplus >= 0 or must_buy):
         return best
-    return PASS if not must_buy else legal[0]
+    return Action("open", first_open, first_open) if must_buy else PASS
 
 
 def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
@@ -253,11 +290,16 @@ def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
 def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     look = outlook(s, seat, style)
     mine = s.plants[seat]
+    unit = look.unit
+    kept_value: dict[int, float] = {}
 
     def worth(a: Action) -> float:
-        rest = [p for p in mine if p != a.plant]
-        kept = sum(n * look.unit[r] for r, n in enumerate(a.fuel))
-        return look.portfolio(rest) + kept
+        plant = a.plant
+        value = kept_value.get(plant)
+        if value is None:
+            value = kept_value[plant] = look.portfolio([p for p in mine if p != plant])
+        kept = sum(n * unit[r] for r, n in enumerate(a.fuel))
+        return value + kept
 
     return max(legal, key=worth)
 
@@ -568,14 +610,16 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return _buy(s, seat, style)
     if phase == BUILD:
         return _build(s, seat, style)
-    if phase == AUCTION and s.auc_plant and s.discard_seat < 0:
-        return _raise_or_pass(s, seat, style)
+    if phase == AUCTION and s.discard_seat < 0:
+        if s.auc_plant:
+            return _raise_or_pass(s, seat, style)
+        return _open_or_pass(s, seat, style)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
         return legal[0]
     if phase == AUCTION:
-        return _auction(s, seat, legal, style)
+        return _discard(s, seat, legal, style)
     return legal[0]
 
 
