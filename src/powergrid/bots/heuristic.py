@@ -334,7 +334,7 @@ def _fuel_need(look: Outlook, plants: list[int], runs: int = 1) -> tuple[list[in
 
 def _game_may_end(s: State) -> bool:
     end: int = s.scn.end_cities
-    return max(len(c) for c in s.cities) + 3 >= end
+    return max(map(len, s.cities)) + 3 >= end
 
 
 def _buy(s: State, seat: int, style: Style) -> Action:
@@ -377,21 +377,50 @@ def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], 
 
 
 # ---------------------------------------------------------------- building
-_CENTRALITY: weakref.WeakKeyDictionary[Any, dict[int, float]] = weakref.WeakKeyDictionary()
+class _BoardTables:
+    """What the bot reads about one board, worked out once per board."""
+
+    __slots__ = ("in_play", "index", "rows", "central", "near")
+
+    def __init__(self, board: Any) -> None:
+        in_play: tuple[int, ...] = board.in_play
+        distance = board.distance
+        self.in_play = in_play
+        #: city -> its position in ``in_play``
+        self.index = {c: i for i, c in enumerate(in_play)}
+        #: per position in ``in_play``: the distances to the cities in play, in play order
+        self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
+        #: per city in play: mean cost to its four nearest neighbours (lower = more central)
+        central: dict[int, float] = {}
+        for c in in_play:
+            row = distance[c]
+            near = sorted(row[d] for d in in_play if d != c)[:4]
+            central[c] = sum(near) / len(near)
+        self.central = central
+        #: per city in play: the cities in play at most 12 away (itself included), in play order
+        self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
+
+
+_TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
+#: the last board asked about and its tables (one game asks about one board many times)
+_LAST_TABLES: list[Any] = [None, None]
+
+
+def _tables(board: Any) -> _BoardTables:
+    last = _LAST_TABLES
+    if last[0] is board:
+        found: _BoardTables = last[1]
+        return found
+    found_or_none = _TABLES.get(board)
+    if found_or_none is None:
+        found_or_none = _TABLES[board] = _BoardTables(board)
+    last[0], last[1] = board, found_or_none
+    return found_or_none
 
 
 def _centrality(s: State) -> dict[int, float]:
     """Per city in play: mean cost to its four nearest neighbours (lower = more central)."""
-    board = s.scn.board
-    table = _CENTRALITY.get(board)
-    if table is None:
-        table = {}
-        for c in board.in_play:
-            row = board.distance[c]
-            near = sorted(row[d] for d in board.in_play if d != c)[:4]
-            table[c] = sum(near) / len(near)
-        _CENTRALITY[board] = table
-    return table
+    return _tables(s.scn.board).central
 
 
 _CAPACITY: dict[tuple[Any, ...], int] = {}
@@ -409,36 +438,29 @@ def fuel_capacity(s: State, seat: int) -> int:
     return cities
 
 
-_ROWS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
 #: a price no city reaches: cities that cannot be built are priced at it
 _NEVER = 10**9
 #: no city costs less than its first slot
 _CHEAPEST = SLOT_PRICES[0]
-
-
-def _rows(board: Any) -> dict[int, tuple[int, ...]]:
-    """Per city in play: its distances to the cities in play, in ``board.in_play`` order."""
-    rows = _ROWS.get(board)
-    if rows is None:
-        rows = {c: tuple(board.distance[c][d] for d in board.in_play) for c in board.in_play}
-        _ROWS[board] = rows
-    return rows
+#: per step: the price of a city by the houses already in it (_NEVER where it is full)
+_SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in range(8))
+                   for step in (1, 2, 3)}
 
 
 def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
     (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
-    board = s.scn.board
-    in_play = board.in_play
-    rows = _rows(board)
-    step = s.step
-    houses = s.houses
-    taken = s.cities[seat]
-    base = [SLOT_PRICES[n] if (n := len(houses[c])) < step and c not in taken else _NEVER
-            for c in in_play]
+    tables = _tables(s.scn.board)
+    in_play = tables.in_play
+    rows = tables.rows
+    # base[i]: the slot price of the i-th city in play (_NEVER where the seat cannot build)
+    base = list(map(_SLOT_BY_HOUSES[s.step].__getitem__, map(len, map(s.houses.__getitem__, in_play))))
+    index = tables.index
+    for c in s.cities[seat]:
+        base[index[c]] = _NEVER
     reach = s.reach[seat]
     # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
-    prices = base[:] if reach is None else list(map(add, base, [reach[c] for c in in_play]))
+    prices = base[:] if reach is None else list(map(add, base, map(reach.__getitem__, in_play)))
     connected = reach is not None
     totals: list[int] = []
     spent = 0
@@ -450,7 +472,7 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
         spent += best_cost
         totals.append(spent)
         base[i] = _NEVER
-        row = rows[in_play[i]]
+        row = rows[i]
         if connected:
             prices = list(map(min, prices, map(add, base, row)))
         else:
@@ -486,7 +508,7 @@ def _build_target(s: State, seat: int, power: int | None = None,
         if decided is not None:
             return decided
     target = power
-    capacity = sum(s.scn.plant_cities[p] for p in s.plants[seat])
+    capacity = sum(map(s.scn.plant_cities.__getitem__, s.plants[seat]))
     if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
         target = max(target, capacity + (1 if s.step == 1 else 0))
@@ -562,8 +584,9 @@ def _build(s: State, seat: int, style: Style) -> Action:
     target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
-    central = _centrality(s)
-    near = _near(board) if first else None
+    tables = _tables(board)
+    central = tables.central
+    near = tables.near if first else None
     best = -1
     best_score = 1e18
     max_cost = style.max_city_cost
@@ -582,19 +605,6 @@ def _build(s: State, seat: int, style: Style) -> Action:
         if score < best_score:
             best, best_score = c, score
     return scn.build_actions[best] if best >= 0 else DONE
-
-
-_NEAR: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
-
-
-def _near(board: Any) -> dict[int, tuple[int, ...]]:
-    """Per city in play: the cities in play at most 12 away (itself included), in play order."""
-    table = _NEAR.get(board)
-    if table is None:
-        in_play = board.in_play
-        table = {c: tuple(d for d in in_play if board.distance[c][d] <= 12) for c in in_play}
-        _NEAR[board] = table
-    return table
 
 
 # ---------------------------------------------------------------- the bot

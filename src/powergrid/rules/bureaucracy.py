@@ -80,8 +80,12 @@ def default_action(game: GameState | GameView, seat: int) -> Action:
     from .view import GameView
     s: GameState = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])
-    best = min(options(s, seat),
-               key=lambda o: (-min(o[2], owned), fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
+    every = options(s, seat)
+    # Only the options paid for the most cities compete on the rest (the order is kept).
+    most = max(cities if cities < owned else owned for _, _, cities in every)
+    tied = [o for o in every if (o[2] if o[2] < owned else owned) == most]
+    best = tied[0] if len(tied) == 1 else min(
+        tied, key=lambda o: (fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
     return Action.power(best[0], best[1])
 
 
