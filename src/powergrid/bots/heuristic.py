@@ -95,8 +95,8 @@ class Outlook:
         if r >= 0:
             return burn * self.unit[r]
         if r == _HYBRID:
-            unit = self.unit
-            return burn * min(unit[0], unit[1])
+            coal, oil = self.unit[0], self.unit[1]
+            return burn * (oil if oil < coal else coal)
         return 0.0
 
     def score(self, plant: int) -> float:
@@ -148,8 +148,9 @@ class Outlook:
 
     def max_bid(self, plant: int) -> int:
         reserve = 8 + 4 * self.step + self.run_cost(plant)
-        limit = min(self.gain(plant) - self.style.bid_margin, self.money - reserve)
-        return int(limit)
+        worth = self.gain(plant) - self.style.bid_margin
+        spare = self.money - reserve
+        return int(spare if spare < worth else worth)
 
 
 #: Outlooks by what they depend on; cleared when full (a cache, never a source of truth)
@@ -355,7 +356,9 @@ def _buy(s: State, seat: int, style: Style) -> Action:
         ahead = _deficit(s, look, chosen, held, 2)
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
-        amount = min(want[r], affordable[r])
+        amount = want[r]
+        if affordable[r] < amount:
+            amount = affordable[r]
         if amount > 0:
             return Action("buy", 0, amount, "", r)
     return DONE
@@ -363,10 +366,11 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 
 def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], runs: int) -> list[int]:
     need, hybrid = _fuel_need(look, chosen, runs)
-    want = [max(0, need[r] - held[r]) for r in range(4)]
+    want = [n - h if n > h else 0 for n, h in zip(need, held)]
     if hybrid:
-        spare = max(0, held[0] - need[0]) + max(0, held[1] - need[1])
-        short = max(0, hybrid - spare)
+        spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
+            held[1] - need[1] if held[1] > need[1] else 0)
+        short = hybrid - spare if hybrid > spare else 0
         if short:
             coal, oil = s.price(0), s.price(1)
             if oil is None or (coal is not None and coal <= oil):
@@ -474,7 +478,7 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
         base[i] = _NEVER
         row = rows[i]
         if connected:
-            prices = list(map(min, prices, map(add, base, row)))
+            prices = [p if p < q else q for p, q in zip(prices, map(add, base, row))]
         else:
             prices = list(map(add, base, row))
             connected = True
