@@ -384,7 +384,7 @@ def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], 
 class _BoardTables:
     """What the bot reads about one board, worked out once per board."""
 
-    __slots__ = ("in_play", "index", "rows", "central", "near")
+    __slots__ = ("in_play", "index", "rows", "central", "half_central", "near")
 
     def __init__(self, board: Any) -> None:
         in_play: tuple[int, ...] = board.in_play
@@ -401,6 +401,8 @@ class _BoardTables:
             near = sorted(row[d] for d in in_play if d != c)[:4]
             central[c] = sum(near) / len(near)
         self.central = central
+        #: per position in ``in_play``: half the centrality (the weight it has in the build score)
+        self.half_central = tuple(0.5 * central[c] for c in in_play)
         #: per city in play: the cities in play at most 12 away (itself included), in play order
         self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
 
@@ -566,49 +568,61 @@ def _build(s: State, seat: int, style: Style) -> Action:
     owned = len(taken)
     if owned >= scn.max_houses:
         return DONE
-    board = scn.board
+    tables = _tables(scn.board)
+    in_play = tables.in_play
+    prices = _prices(s, tables, seat)
     money = s.money[seat]
-    step = s.step
-    reach = s.reach[seat]
-    houses = s.houses
-    first = reach is None
-    # (city, price) of every city the seat may build in now, in play order
-    open_cities: list[tuple[int, int]] = []
-    for c in board.in_play:
-        here = houses[c]
-        n = len(here)
-        if n >= step or seat in here:
-            continue
-        price = SLOT_PRICES[n] if first else SLOT_PRICES[n] + reach[c]
-        if price <= money:
-            open_cities.append((c, price))
-    if not open_cities:
-        return DONE
+    if min(prices) > money:
+        return DONE  # nothing affordable: done is the only legal action
     power = fuel_capacity(s, seat)
     target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
-    tables = _tables(board)
-    central = tables.central
-    near = tables.near if first else None
-    best = -1
-    best_score = 1e18
-    max_cost = style.max_city_cost
-    short = owned >= power
-    floor = money - style.build_reserve
-    for c, price in open_cities:
-        if not all_out and (price > max_cost or (short and floor < price)):
-            continue
-        score = price + 0.5 * central[c]
-        if near is not None:
+    # the most the bot pays for a city now (the legal limit is its money)
+    cap = money
+    if not all_out:
+        if style.max_city_cost < cap:
+            cap = style.max_city_cost
+        if owned >= power and money - style.build_reserve < cap:
+            cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
+    half_central = tables.half_central
+    if s.reach[seat] is not None:
+        scores = [price + h if price <= cap else _NO_SCORE for price, h in zip(prices, half_central)]
+    else:
+        # the first city: away from the other players' houses
+        houses = s.houses
+        near = tables.near
+        scores = []
+        for i, price in enumerate(prices):
+            if price > cap:
+                scores.append(_NO_SCORE)
+                continue
+            c = in_play[i]
             crowd = 0
             for d in near[c]:
                 if houses[d]:
                     crowd += 1
-            score += 4 * crowd + 3 * len(houses[c])
-        if score < best_score:
-            best, best_score = c, score
-    return scn.build_actions[best] if best >= 0 else DONE
+            scores.append(price + half_central[i] + (4 * crowd + 3 * len(houses[c])))
+    best = min(scores)
+    if best >= _NO_SCORE:
+        return DONE
+    return scn.build_actions[in_play[scores.index(best)]]
+
+
+#: the score of a city the bot will not build in now
+_NO_SCORE = 1e18
+
+
+def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
+    """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
+    and its cheapest connection; _NEVER where it cannot build."""
+    in_play = tables.in_play
+    base = list(map(_SLOT_BY_HOUSES[s.step].__getitem__, map(len, map(s.houses.__getitem__, in_play))))
+    index = tables.index
+    for c in s.cities[seat]:
+        base[index[c]] = _NEVER
+    reach = s.reach[seat]
+    return base if reach is None else list(map(add, base, map(reach.__getitem__, in_play)))
 
 
 # ---------------------------------------------------------------- the bot
