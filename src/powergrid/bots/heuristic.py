@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from operator import add
+from operator import itemgetter
 from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
@@ -366,7 +366,7 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 
 def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], runs: int) -> list[int]:
     need, hybrid = _fuel_need(look, chosen, runs)
-    want = [n - h if n > h else 0 for n, h in zip(need, held)]
+    want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
     if hybrid:
         spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
             held[1] - need[1] if held[1] > need[1] else 0)
@@ -384,7 +384,7 @@ def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], 
 class _BoardTables:
     """What the bot reads about one board, worked out once per board."""
 
-    __slots__ = ("in_play", "index", "rows", "central", "half_central", "near")
+    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near")
 
     def __init__(self, board: Any) -> None:
         in_play: tuple[int, ...] = board.in_play
@@ -392,6 +392,8 @@ class _BoardTables:
         self.in_play = in_play
         #: city -> its position in ``in_play``
         self.index = {c: i for i, c in enumerate(in_play)}
+        #: a per-city table (by city number) -> its entries for the cities in play, in play order
+        self.pick = itemgetter(*in_play)
         #: per position in ``in_play``: the distances to the cities in play, in play order
         self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
         #: per city in play: mean cost to its four nearest neighbours (lower = more central)
@@ -457,16 +459,12 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
     (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
     tables = _tables(s.scn.board)
-    in_play = tables.in_play
     rows = tables.rows
     # base[i]: the slot price of the i-th city in play (_NEVER where the seat cannot build)
-    base = list(map(_SLOT_BY_HOUSES[s.step].__getitem__, map(len, map(s.houses.__getitem__, in_play))))
-    index = tables.index
-    for c in s.cities[seat]:
-        base[index[c]] = _NEVER
+    base = _slots(s, tables, seat)
     reach = s.reach[seat]
     # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
-    prices = base[:] if reach is None else list(map(add, base, map(reach.__getitem__, in_play)))
+    prices = base[:] if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
     connected = reach is not None
     totals: list[int] = []
     spent = 0
@@ -479,10 +477,11 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
         totals.append(spent)
         base[i] = _NEVER
         row = rows[i]
+        # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
         if connected:
-            prices = [p if p < q else q for p, q in zip(prices, map(add, base, row))]
+            prices = [p if p < b + r else b + r for p, b, r in zip(prices, base, row, strict=True)]
         else:
-            prices = list(map(add, base, row))
+            prices = [b + r for b, r in zip(base, row, strict=True)]
             connected = True
         prices[i] = _NEVER
     return totals
@@ -587,7 +586,8 @@ def _build(s: State, seat: int, style: Style) -> Action:
             cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
     half_central = tables.half_central
     if s.reach[seat] is not None:
-        scores = [price + h if price <= cap else _NO_SCORE for price, h in zip(prices, half_central)]
+        scores = [price + h if price <= cap else _NO_SCORE
+                  for price, h in zip(prices, half_central, strict=True)]
     else:
         # the first city: away from the other players' houses
         houses = s.houses
@@ -616,13 +616,20 @@ _NO_SCORE = 1e18
 def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
     """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
     and its cheapest connection; _NEVER where it cannot build."""
-    in_play = tables.in_play
-    base = list(map(_SLOT_BY_HOUSES[s.step].__getitem__, map(len, map(s.houses.__getitem__, in_play))))
+    base = _slots(s, tables, seat)
+    reach = s.reach[seat]
+    return base if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+
+
+def _slots(s: State, tables: _BoardTables, seat: int) -> list[int]:
+    """Per city in play: the price of its next slot for ``seat``; _NEVER where it cannot build."""
+    slot = _SLOT_BY_HOUSES[s.step]
+    houses = s.houses
+    base = [slot[len(houses[c])] for c in tables.in_play]
     index = tables.index
     for c in s.cities[seat]:
         base[index[c]] = _NEVER
-    reach = s.reach[seat]
-    return base if reach is None else list(map(add, base, map(reach.__getitem__, in_play)))
+    return base
 
 
 # ---------------------------------------------------------------- the bot
