@@ -126,7 +126,8 @@ class GameState:
         Views read it: taking one copies no list, and only a copy still alive when the game
         moves on costs a copy then (see :meth:`release`).
         """
-        self.release()
+        if self._shared is not None:
+            self.release()
         c = object.__new__(GameState)
         c.scn = self.scn
         c.rng = self.rng
