@@ -323,13 +323,13 @@ def _fuel_need(look: Outlook, plants: list[int], runs: int = 1) -> tuple[list[in
     """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
     need = [0, 0, 0, 0]
     hybrid = 0
+    fuel = look.fuel
     for p in plants:
-        kind = look.kind[p]
-        r = _RES_INDEX.get(kind)
-        if r is not None:
-            need[r] += look.burn[p] * runs
-        elif kind == "hybrid":
-            hybrid += look.burn[p] * runs
+        r, burn = fuel[p]
+        if r >= 0:
+            need[r] += burn * runs
+        elif r == _HYBRID:
+            hybrid += burn * runs
     return need, hybrid
 
 
