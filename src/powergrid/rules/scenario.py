@@ -39,15 +39,19 @@ class Scenario:
     #: (bureaucracy.options); shared by the public and sampled copies, which have the same plants
     power_memo: dict[tuple[tuple[int, ...], tuple[int, int, int, int]], Any] = field(
         default_factory=dict, repr=False)
+    #: what each holding of plants can store, once worked out (storage.capacities)
+    storage_memo: dict[tuple[int, ...], tuple[int, int, int, int, int]] = field(
+        default_factory=dict, repr=False)
 
     @property
     def players(self) -> int:
         return self.config.players
 
     def __getstate__(self) -> dict[str, Any]:
-        # the memo is this process's cache: a pickled scenario starts with an empty one
+        # the memos are this process's caches: a pickled scenario starts with empty ones
         saved = dict(self.__dict__)
         saved["power_memo"] = {}
+        saved["storage_memo"] = {}
         return saved
 
     @property

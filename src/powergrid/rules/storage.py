@@ -15,6 +15,18 @@ _SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
 
 
 def capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
+    if type(plants) is tuple:  # a player's holding: worked out once per scenario
+        memo = scn.storage_memo
+        found = memo.get(plants)
+        if found is None:
+            if len(memo) >= 4096:
+                memo.clear()
+            found = memo[plants] = _capacities(scn, plants)
+        return found
+    return _capacities(scn, plants)
+
+
+def _capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
     cap = [0, 0, 0, 0, 0]
     kinds = scn.plant_kind
     burns = scn.plant_burn
