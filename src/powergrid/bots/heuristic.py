@@ -69,7 +69,8 @@ class Outlook:
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
                  "yields", "style", "fuel", "_scores", "_held", "_gains", "_orders")
 
-    def __init__(self, s: State, seat: int, style: Style = DEFAULT) -> None:
+    def __init__(self, s: State, seat: int, style: Style = DEFAULT,
+                 unit: list[float] | None = None) -> None:
         scn = s.scn
         self.style = style
         self.seat = seat
@@ -84,7 +85,7 @@ class Outlook:
         owned = len(s.cities[seat])
         bonus = 4 if s.step == 1 else 6
         self.ambition = min(scn.end_cities, owned + bonus)
-        self.unit = unit_costs(s, seat)
+        self.unit = unit if unit is not None else unit_costs(s, seat)
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
@@ -160,14 +161,27 @@ _OUTLOOKS_MAX = 20_000
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     """The seat's Outlook now, shared with every equal moment (do not change it)."""
-    key = (s.scn, seat, s.step, len(s.cities[seat]), s.money[seat], tuple(s.market_res),
-           tuple(s.plants), style)
+    scn = s.scn
+    market_res = tuple(s.market_res)
+    plants = tuple(s.plants)
+    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], market_res, plants, style)
     look = _OUTLOOKS.get(key)
     if look is None:
         if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
             _OUTLOOKS.clear()
-        look = _OUTLOOKS[key] = Outlook(s, seat, style)
+            _UNITS.clear()
+        # the expected fuel prices do not depend on the seat's money or cities: moments that
+        # differ only there (a search's samples, turns of one phase) share them
+        unit_key = (scn, seat, market_res, plants)
+        unit = _UNITS.get(unit_key)
+        if unit is None:
+            unit = _UNITS[unit_key] = unit_costs(s, seat)
+        look = _OUTLOOKS[key] = Outlook(s, seat, style, unit)
     return look
+
+
+#: unit costs by what they depend on (cleared with the outlooks)
+_UNITS: dict[tuple[Any, ...], list[float]] = {}
 
 
 def unit_costs(s: State, seat: int) -> list[float]:
