@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from operator import add
+from operator import itemgetter
 from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
@@ -67,9 +67,10 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "style", "_scores", "_held", "_gains", "_orders")
+                 "yields", "style", "fuel", "_scores", "_held", "_gains", "_orders")
 
-    def __init__(self, s: State, seat: int, style: Style = DEFAULT) -> None:
+    def __init__(self, s: State, seat: int, style: Style = DEFAULT,
+                 unit: list[float] | None = None) -> None:
         scn = s.scn
         self.style = style
         self.seat = seat
@@ -79,24 +80,24 @@ class Outlook:
         self.kind = scn.plant_kind
         self.burn = scn.plant_burn
         self.yields = scn.plant_cities
+        self.fuel = _fuel_table(scn)
         self.limit = scn.rules.max_plants
         owned = len(s.cities[seat])
         bonus = 4 if s.step == 1 else 6
         self.ambition = min(scn.end_cities, owned + bonus)
-        self.unit = unit_costs(s, seat)
+        self.unit = unit if unit is not None else unit_costs(s, seat)
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
         self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
-        kind = self.kind[plant]
-        r = _RES_INDEX.get(kind)
-        burn: int = self.burn[plant]
-        if r is not None:
+        r, burn = self.fuel[plant]
+        if r >= 0:
             return burn * self.unit[r]
-        if kind == "hybrid":
-            return burn * min(self.unit[0], self.unit[1])
+        if r == _HYBRID:
+            coal, oil = self.unit[0], self.unit[1]
+            return burn * (oil if oil < coal else coal)
         return 0.0
 
     def score(self, plant: int) -> float:
@@ -118,18 +119,20 @@ class Outlook:
 
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
-        score = self.score
+        scores = self._scores
+        for p in plants:
+            if p not in scores:
+                self.score(p)
         yields = self.yields
         ambition = self.ambition
         extra = self.style.extra_share
-        ranked = sorted(plants, key=score, reverse=True)[:self.limit]
         total = 0.0
         covered = 0
-        for p in ranked:
+        for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
             c = yields[p]
             room = ambition - covered
             useful = c if room >= c else (room if room > 0 else 0)
-            value = score(p) * ((useful + extra * (c - useful)) / c)
+            value = scores[p] * ((useful + extra * (c - useful)) / c)
             if value > 0.0:
                 total += value
             covered += c
@@ -146,8 +149,9 @@ class Outlook:
 
     def max_bid(self, plant: int) -> int:
         reserve = 8 + 4 * self.step + self.run_cost(plant)
-        limit = min(self.gain(plant) - self.style.bid_margin, self.money - reserve)
-        return int(limit)
+        worth = self.gain(plant) - self.style.bid_margin
+        spare = self.money - reserve
+        return int(spare if spare < worth else worth)
 
 
 #: Outlooks by what they depend on; cleared when full (a cache, never a source of truth)
@@ -157,52 +161,95 @@ _OUTLOOKS_MAX = 20_000
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     """The seat's Outlook now, shared with every equal moment (do not change it)."""
-    key = (s.scn, seat, s.step, len(s.cities[seat]), s.money[seat], tuple(s.market_res),
-           tuple(s.plants), style)
+    scn = s.scn
+    market_res = tuple(s.market_res)
+    plants = tuple(s.plants)
+    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], market_res, plants, style)
     look = _OUTLOOKS.get(key)
     if look is None:
         if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
             _OUTLOOKS.clear()
-        look = _OUTLOOKS[key] = Outlook(s, seat, style)
+            _UNITS.clear()
+        # the expected fuel prices do not depend on the seat's money or cities: moments that
+        # differ only there (a search's samples, turns of one phase) share them
+        unit_key = (scn, seat, market_res, plants)
+        unit = _UNITS.get(unit_key)
+        if unit is None:
+            unit = _UNITS[unit_key] = unit_costs(s, seat)
+        look = _OUTLOOKS[key] = Outlook(s, seat, style, unit)
     return look
+
+
+#: unit costs by what they depend on (cleared with the outlooks)
+_UNITS: dict[tuple[Any, ...], list[float]] = {}
 
 
 def unit_costs(s: State, seat: int) -> list[float]:
     """Expected price per unit of each resource, after the other players take part of their need."""
     scn = s.scn
-    fuel = _fuel_table(scn)
-    demand = [0.0, 0.0, 0.0, 0.0]
+    demands = _DEMANDS
+    coal = oil = garbage = uranium = 0.0
     plants = s.plants
     for j in range(len(plants)):
         if j == seat:
             continue
-        for p in plants[j]:
-            r, burn = fuel[p]
-            if r >= 0:
-                demand[r] += burn
-            elif r == _HYBRID:
-                demand[0] += burn / 2
-                demand[1] += burn / 2
+        mine = plants[j]
+        d = demands.get(mine)
+        if d is None:
+            d = _demand(scn, mine)
+        coal += d[0]
+        oil += d[1]
+        garbage += d[2]
+        uranium += d[3]
     out = []
     market_res = s.market_res
-    for r in range(4):
-        have = market_res[r] - int(demand[r] / 2)
+    capacity = scn.capacity
+    prefixes = scn.price_prefix
+    for r, demand in ((0, coal), (1, oil), (2, garbage), (3, uranium)):
+        have = market_res[r] - int(demand / 2)
         if have <= 0:
             out.append(SCARCE_PRICE[r])
             continue
         n = 2 if have >= 2 else have
-        prefix = scn.price_prefix[r]
-        start = scn.capacity[r] - have
+        prefix = prefixes[r]
+        start = capacity[r] - have
         out.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
     return out
 
 
+#: per holding of plants: units of each resource its owner burns in a run (a hybrid half coal,
+#: half oil); halves of small numbers, so sums of these are exact in any order
+_DEMANDS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+
+
+def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[float, float, float, float]:
+    fuel = _fuel_table(scn)
+    demand = [0.0, 0.0, 0.0, 0.0]
+    for p in plants:
+        r, burn = fuel[p]
+        if r >= 0:
+            demand[r] += burn
+        elif r == _HYBRID:
+            demand[0] += burn / 2
+            demand[1] += burn / 2
+    if len(_DEMANDS) >= _OUTLOOKS_MAX:
+        _DEMANDS.clear()
+    found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
+    return found
+
+
 _HYBRID = -2
 _FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+#: the last scenario asked about and its table (one game asks about one scenario many times)
+_LAST_FUEL: list[Any] = [None, None]
 
 
 def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
     """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
+    last = _LAST_FUEL
+    if last[0] is scn:
+        table: dict[int, tuple[int, int]] = last[1]
+        return table
     table = _FUEL.get(scn)
     if table is None:
         table = {}
@@ -210,35 +257,40 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
             r = _RES_INDEX.get(kind)
             table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
         _FUEL[scn] = table
+    last[0], last[1] = scn, table
     return table
 
 
 # ---------------------------------------------------------------- auction
-def _auction(s: State, seat: int, legal: list[Action], style: Style) -> Action:
-    kind = legal[0].kind
-    if kind == "discard":
-        return _discard(s, seat, legal, style)
+def _open_or_pass(s: State, seat: int, style: Style) -> Action:
+    """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
+    where passing is not allowed while a plant is affordable, the best plant anyway).
+
+    Reads the choices from the state itself, as ``auction.legal`` lists them: an affordable
+    plant of the current market can be opened at its number; passing is allowed after round 1,
+    or when no plant is affordable.
+    """
     look = outlook(s, seat, style)
-    if s.auc_plant:
-        # a running auction: raise by one while the plant is worth it
-        if s.auc_bid + 1 <= look.max_bid(s.auc_plant) and len(legal) > 1:
-            return legal[0]
-        return PASS
     best: Action | None = None
     best_surplus = -1e9
     money = s.money[seat]
+    first_open = 0
     for plant in s.current_market():
-        if plant == STEP3 or plant > money:
+        if plant > money:
+            continue
+        if not first_open:
+            first_open = plant
+        if plant == STEP3:
             continue
         limit = look.max_bid(plant)
         surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
         if surplus > best_surplus:
             best_surplus = surplus
             best = Action("open", plant, plant)
-    must_buy = legal[-1] != PASS  # the engine lists a pass last whenever it allows one
+    must_buy = s.round == 1 and first_open > 0
     if best is not None and (best_surplus >= 0 or must_buy):
         return best
-    return PASS if not must_buy else legal[0]
+    return Action("open", first_open, first_open) if must_buy else PASS
 
 
 def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
@@ -253,11 +305,16 @@ def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
 def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
     look = outlook(s, seat, style)
     mine = s.plants[seat]
+    unit = look.unit
+    kept_value: dict[int, float] = {}
 
     def worth(a: Action) -> float:
-        rest = [p for p in mine if p != a.plant]
-        kept = sum(n * look.unit[r] for r, n in enumerate(a.fuel))
-        return look.portfolio(rest) + kept
+        plant = a.plant
+        value = kept_value.get(plant)
+        if value is None:
+            value = kept_value[plant] = look.portfolio([p for p in mine if p != plant])
+        kept = sum(n * unit[r] for r, n in enumerate(a.fuel))
+        return value + kept
 
     return max(legal, key=worth)
 
@@ -280,19 +337,19 @@ def _fuel_need(look: Outlook, plants: list[int], runs: int = 1) -> tuple[list[in
     """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
     need = [0, 0, 0, 0]
     hybrid = 0
+    fuel = look.fuel
     for p in plants:
-        kind = look.kind[p]
-        r = _RES_INDEX.get(kind)
-        if r is not None:
-            need[r] += look.burn[p] * runs
-        elif kind == "hybrid":
-            hybrid += look.burn[p] * runs
+        r, burn = fuel[p]
+        if r >= 0:
+            need[r] += burn * runs
+        elif r == _HYBRID:
+            hybrid += burn * runs
     return need, hybrid
 
 
 def _game_may_end(s: State) -> bool:
     end: int = s.scn.end_cities
-    return max(len(c) for c in s.cities) + 3 >= end
+    return max(map(len, s.cities)) + 3 >= end
 
 
 def _buy(s: State, seat: int, style: Style) -> Action:
@@ -313,7 +370,9 @@ def _buy(s: State, seat: int, style: Style) -> Action:
         ahead = _deficit(s, look, chosen, held, 2)
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
-        amount = min(want[r], affordable[r])
+        amount = want[r]
+        if affordable[r] < amount:
+            amount = affordable[r]
         if amount > 0:
             return Action("buy", 0, amount, "", r)
     return DONE
@@ -321,10 +380,11 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 
 def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], runs: int) -> list[int]:
     need, hybrid = _fuel_need(look, chosen, runs)
-    want = [max(0, need[r] - held[r]) for r in range(4)]
+    want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
     if hybrid:
-        spare = max(0, held[0] - need[0]) + max(0, held[1] - need[1])
-        short = max(0, hybrid - spare)
+        spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
+            held[1] - need[1] if held[1] > need[1] else 0)
+        short = hybrid - spare if hybrid > spare else 0
         if short:
             coal, oil = s.price(0), s.price(1)
             if oil is None or (coal is not None and coal <= oil):
@@ -335,21 +395,54 @@ def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], 
 
 
 # ---------------------------------------------------------------- building
-_CENTRALITY: weakref.WeakKeyDictionary[Any, dict[int, float]] = weakref.WeakKeyDictionary()
+class _BoardTables:
+    """What the bot reads about one board, worked out once per board."""
+
+    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near")
+
+    def __init__(self, board: Any) -> None:
+        in_play: tuple[int, ...] = board.in_play
+        distance = board.distance
+        self.in_play = in_play
+        #: city -> its position in ``in_play``
+        self.index = {c: i for i, c in enumerate(in_play)}
+        #: a per-city table (by city number) -> its entries for the cities in play, in play order
+        self.pick = itemgetter(*in_play)
+        #: per position in ``in_play``: the distances to the cities in play, in play order
+        self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
+        #: per city in play: mean cost to its four nearest neighbours (lower = more central)
+        central: dict[int, float] = {}
+        for c in in_play:
+            row = distance[c]
+            near = sorted(row[d] for d in in_play if d != c)[:4]
+            central[c] = sum(near) / len(near)
+        self.central = central
+        #: per position in ``in_play``: half the centrality (the weight it has in the build score)
+        self.half_central = tuple(0.5 * central[c] for c in in_play)
+        #: per city in play: the cities in play at most 12 away (itself included), in play order
+        self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
+
+
+_TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
+#: the last board asked about and its tables (one game asks about one board many times)
+_LAST_TABLES: list[Any] = [None, None]
+
+
+def _tables(board: Any) -> _BoardTables:
+    last = _LAST_TABLES
+    if last[0] is board:
+        found: _BoardTables = last[1]
+        return found
+    found_or_none = _TABLES.get(board)
+    if found_or_none is None:
+        found_or_none = _TABLES[board] = _BoardTables(board)
+    last[0], last[1] = board, found_or_none
+    return found_or_none
 
 
 def _centrality(s: State) -> dict[int, float]:
     """Per city in play: mean cost to its four nearest neighbours (lower = more central)."""
-    board = s.scn.board
-    table = _CENTRALITY.get(board)
-    if table is None:
-        table = {}
-        for c in board.in_play:
-            row = board.distance[c]
-            near = sorted(row[d] for d in board.in_play if d != c)[:4]
-            table[c] = sum(near) / len(near)
-        _CENTRALITY[board] = table
-    return table
+    return _tables(s.scn.board).central
 
 
 _CAPACITY: dict[tuple[Any, ...], int] = {}
@@ -367,36 +460,25 @@ def fuel_capacity(s: State, seat: int) -> int:
     return cities
 
 
-_ROWS: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
 #: a price no city reaches: cities that cannot be built are priced at it
 _NEVER = 10**9
 #: no city costs less than its first slot
 _CHEAPEST = SLOT_PRICES[0]
-
-
-def _rows(board: Any) -> dict[int, tuple[int, ...]]:
-    """Per city in play: its distances to the cities in play, in ``board.in_play`` order."""
-    rows = _ROWS.get(board)
-    if rows is None:
-        rows = {c: tuple(board.distance[c][d] for d in board.in_play) for c in board.in_play}
-        _ROWS[board] = rows
-    return rows
+#: per step: the price of a city by the houses already in it (_NEVER where it is full)
+_SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in range(8))
+                   for step in (1, 2, 3)}
 
 
 def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
     (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
-    board = s.scn.board
-    in_play = board.in_play
-    rows = _rows(board)
-    step = s.step
-    houses = s.houses
-    taken = s.cities[seat]
-    base = [SLOT_PRICES[n] if (n := len(houses[c])) < step and c not in taken else _NEVER
-            for c in in_play]
+    tables = _tables(s.scn.board)
+    rows = tables.rows
+    # base[i]: the slot price of the i-th city in play (_NEVER where the seat cannot build)
+    base = _slots(s, tables, seat)
     reach = s.reach[seat]
     # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
-    prices = base[:] if reach is None else list(map(add, base, [reach[c] for c in in_play]))
+    prices = base[:] if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
     connected = reach is not None
     totals: list[int] = []
     spent = 0
@@ -408,11 +490,12 @@ def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
         spent += best_cost
         totals.append(spent)
         base[i] = _NEVER
-        row = rows[in_play[i]]
+        row = rows[i]
+        # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
         if connected:
-            prices = list(map(min, prices, map(add, base, row)))
+            prices = [p if p < b + r else b + r for p, b, r in zip(prices, base, row, strict=True)]
         else:
-            prices = list(map(add, base, row))
+            prices = [b + r for b, r in zip(base, row, strict=True)]
             connected = True
         prices[i] = _NEVER
     return totals
@@ -444,7 +527,7 @@ def _build_target(s: State, seat: int, power: int | None = None,
         if decided is not None:
             return decided
     target = power
-    capacity = sum(s.scn.plant_cities[p] for p in s.plants[seat])
+    capacity = sum(map(s.scn.plant_cities.__getitem__, s.plants[seat]))
     if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
         target = max(target, capacity + (1 if s.step == 1 else 0))
@@ -490,37 +573,77 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
     return None
 
 
-def _build(s: State, seat: int, legal: list[Action], style: Style) -> Action:
-    if len(legal) == 1:
+def _build(s: State, seat: int, style: Style) -> Action:
+    """The city to build in now, or done. Reads the buildable cities from the state itself
+    (what ``building.legal`` lists, in the same order), not from the legal actions."""
+    scn = s.scn
+    taken = s.cities[seat]
+    owned = len(taken)
+    if owned >= scn.max_houses:
         return DONE
-    owned = len(s.cities[seat])
+    tables = _tables(scn.board)
+    in_play = tables.in_play
+    prices = _prices(s, tables, seat)
+    money = s.money[seat]
+    if min(prices) > money:
+        return DONE  # nothing affordable: done is the only legal action
     power = fuel_capacity(s, seat)
     target, all_out = _build_target(s, seat, power, style)
     if owned >= target:
         return DONE
-    scn = s.scn
+    # the most the bot pays for a city now (the legal limit is its money)
+    cap = money
+    if not all_out:
+        if style.max_city_cost < cap:
+            cap = style.max_city_cost
+        if owned >= power and money - style.build_reserve < cap:
+            cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
+    half_central = tables.half_central
+    if s.reach[seat] is not None:
+        scores = [price + h if price <= cap else _NO_SCORE
+                  for price, h in zip(prices, half_central, strict=True)]
+    else:
+        # the first city: away from the other players' houses
+        houses = s.houses
+        near = tables.near
+        scores = []
+        for i, price in enumerate(prices):
+            if price > cap:
+                scores.append(_NO_SCORE)
+                continue
+            c = in_play[i]
+            crowd = 0
+            for d in near[c]:
+                if houses[d]:
+                    crowd += 1
+            scores.append(price + half_central[i] + (4 * crowd + 3 * len(houses[c])))
+    best = min(scores)
+    if best >= _NO_SCORE:
+        return DONE
+    return scn.build_actions[in_play[scores.index(best)]]
+
+
+#: the score of a city the bot will not build in now
+_NO_SCORE = 1e18
+
+
+def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
+    """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
+    and its cheapest connection; _NEVER where it cannot build."""
+    base = _slots(s, tables, seat)
     reach = s.reach[seat]
+    return base if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+
+
+def _slots(s: State, tables: _BoardTables, seat: int) -> list[int]:
+    """Per city in play: the price of its next slot for ``seat``; _NEVER where it cannot build."""
+    slot = _SLOT_BY_HOUSES[s.step]
     houses = s.houses
-    central = _centrality(s)
-    first = reach is None
-    best: Action | None = None
-    best_score = 1e18
-    for a in legal:
-        if a.kind != "build":
-            continue
-        c = scn.city_by_name[a.city]
-        price = SLOT_PRICES[len(houses[c])] + (0 if first else reach[c])
-        if not all_out and (price > style.max_city_cost
-                            or (owned >= power and s.money[seat] - price < style.build_reserve)):
-            continue
-        score = price + 0.5 * central[c]
-        if first:
-            crowd = sum(1 for d in scn.board.in_play
-                        if houses[d] and scn.board.distance[c][d] <= 12)
-            score += 4 * crowd + 3 * len(houses[c])
-        if score < best_score:
-            best, best_score = a, score
-    return best if best is not None else DONE
+    base = [slot[len(houses[c])] for c in tables.in_play]
+    index = tables.index
+    for c in s.cities[seat]:
+        base[index[c]] = _NEVER
+    return base
 
 
 # ---------------------------------------------------------------- the bot
@@ -534,16 +657,18 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return power
     if phase == RESOURCES_PHASE:
         return _buy(s, seat, style)
-    if phase == AUCTION and s.auc_plant and s.discard_seat < 0:
-        return _raise_or_pass(s, seat, style)
+    if phase == BUILD:
+        return _build(s, seat, style)
+    if phase == AUCTION and s.discard_seat < 0:
+        if s.auc_plant:
+            return _raise_or_pass(s, seat, style)
+        return _open_or_pass(s, seat, style)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
         return legal[0]
     if phase == AUCTION:
-        return _auction(s, seat, legal, style)
-    if phase == BUILD:
-        return _build(s, seat, legal, style)
+        return _discard(s, seat, legal, style)
     return legal[0]
 
 

@@ -16,14 +16,30 @@ if TYPE_CHECKING:
 PowerOption = tuple[tuple[int, ...], tuple[int, int, int, int], int]
 
 
+#: entries a scenario's memo of power options may hold before it is cleared
+_MEMO_MAX = 4096
+
+
 def options(s: GameState, seat: int) -> list[PowerOption]:
     """Every way to run the seat's plants with what it holds (each plant at most once, fully)."""
+    held = s.resources_of(seat)
+    plants = s.plants[seat]
+    memo = s.scn.power_memo
+    key = (plants, held)
+    found: tuple[PowerOption, ...] | None = memo.get(key)
+    if found is None:
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        found = memo[key] = tuple(_options(s, plants, held))
+    return list(found)
+
+
+def _options(s: GameState, plants: tuple[int, ...], held: tuple[int, int, int, int]) -> list[PowerOption]:
     scn = s.scn
     kinds = scn.plant_kind
     burns = scn.plant_burn
     yields = scn.plant_cities
-    coal, oil, garbage, uranium = s.resources_of(seat)
-    plants = s.plants[seat]
+    coal, oil, garbage, uranium = held
     out: list[PowerOption] = [((), NO_FUEL, 0)]
     for size in range(1, len(plants) + 1):
         for subset in combinations(plants, size):
@@ -80,8 +96,12 @@ def default_action(game: GameState | GameView, seat: int) -> Action:
     from .view import GameView
     s: GameState = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])
-    best = min(options(s, seat),
-               key=lambda o: (-min(o[2], owned), fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
+    every = options(s, seat)
+    # Only the options paid for the most cities compete on the rest (the order is kept).
+    most = max(cities if cities < owned else owned for _, _, cities in every)
+    tied = [o for o in every if (o[2] if o[2] < owned else owned) == most]
+    best = tied[0] if len(tied) == 1 else min(
+        tied, key=lambda o: (fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
     return Action.power(best[0], best[1])
 
 

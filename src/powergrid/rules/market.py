@@ -72,7 +72,7 @@ def refill(s: GameState, draws: int = 1) -> None:
                 insort(market, card)
                 s.note(("drawn", card))
         # docs/rules.md, Phase 4, "At any time": plants numbered <= the largest city count go.
-        if market and market[0] != STEP3 and market[0] <= max(len(c) for c in s.cities):
+        if market and market[0] != STEP3 and market[0] <= max(map(len, s.cities)):
             box(s, market.pop(0), "cities")
             draws = 1
             continue

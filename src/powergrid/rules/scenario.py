@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import Any
 
 from . import rng as _rng
 from .actions import Action
@@ -34,10 +35,24 @@ class Scenario:
     capacity: tuple[int, ...]
     build_actions: tuple[Action, ...]
     city_by_name: dict[str, int]
+    #: the ways to run each holding of plants with each stock of resources, once worked out
+    #: (bureaucracy.options); shared by the public and sampled copies, which have the same plants
+    power_memo: dict[tuple[tuple[int, ...], tuple[int, int, int, int]], Any] = field(
+        default_factory=dict, repr=False)
+    #: what each holding of plants can store, once worked out (storage.capacities)
+    storage_memo: dict[tuple[int, ...], tuple[int, int, int, int, int]] = field(
+        default_factory=dict, repr=False)
 
     @property
     def players(self) -> int:
         return self.config.players
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the memos are this process's caches: a pickled scenario starts with empty ones
+        saved = dict(self.__dict__)
+        saved["power_memo"] = {}
+        saved["storage_memo"] = {}
+        return saved
 
     @property
     def map(self) -> GameMap:

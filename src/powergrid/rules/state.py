@@ -126,7 +126,8 @@ class GameState:
         Views read it: taking one copies no list, and only a copy still alive when the game
         moves on costs a copy then (see :meth:`release`).
         """
-        self.release()
+        if self._shared is not None:
+            self.release()
         c = object.__new__(GameState)
         c.scn = self.scn
         c.rng = self.rng
@@ -343,19 +344,22 @@ class GameState:
         if not isinstance(action, Action):
             raise IllegalAction(self.current_player, action, self.phase_name,
                                 "not an Action (use parse_action for text)")
-        seat = self.current_player
-        if seat is None:
+        if phase == OVER:
             raise IllegalAction(None, action, "over", "the game is over")
         if self._shared is not None:
             self.release()
+        # the seat to act, as current_player finds it (written out: this runs on every move)
         if phase == AUCTION:
+            seat = self.discard_seat
+            if seat < 0:
+                seat = self.auc_turn if self.auc_plant else auction.opener(self)
             auction.apply(self, seat, action)
         elif phase == RESOURCES_PHASE:
-            purchase.apply(self, seat, action)
+            purchase.apply(self, self.order[-1 - self.turn], action)
         elif phase == BUILD:
-            building.apply(self, seat, action)
+            building.apply(self, self.order[-1 - self.turn], action)
         else:
-            bureaucracy.apply(self, seat, action)
+            bureaucracy.apply(self, self.order[self.turn], action)
         self.decisions += 1
 
     def is_legal(self, action: Action) -> bool:

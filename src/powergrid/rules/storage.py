@@ -15,6 +15,18 @@ _SLOT = {"coal": 0, "oil": 1, "hybrid": 2, "garbage": 3, "uranium": 4}
 
 
 def capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
+    if type(plants) is tuple:  # a player's holding: worked out once per scenario
+        memo = scn.storage_memo
+        found = memo.get(plants)
+        if found is None:
+            if len(memo) >= 4096:
+                memo.clear()
+            found = memo[plants] = _capacities(scn, plants)
+        return found
+    return _capacities(scn, plants)
+
+
+def _capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
     cap = [0, 0, 0, 0, 0]
     kinds = scn.plant_kind
     burns = scn.plant_burn
@@ -34,11 +46,15 @@ def fits(held: tuple[int, ...] | list[int], cap: Capacity) -> bool:
 def room(held: tuple[int, ...] | list[int], cap: Capacity) -> tuple[int, int, int, int]:
     """How many more units of each resource fit, one resource at a time."""
     coal, oil = held[0], held[1]
-    hybrid_free_for_coal = cap[2] - max(0, oil - cap[1])
-    hybrid_free_for_oil = cap[2] - max(0, coal - cap[0])
-    return (max(0, cap[0] + hybrid_free_for_coal - coal),
-            max(0, cap[1] + hybrid_free_for_oil - oil),
-            max(0, cap[3] - held[2]), max(0, cap[4] - held[3]))
+    # (conditionals rather than max(0, ...): this runs on every purchase)
+    oil_over = oil - cap[1]
+    coal_over = coal - cap[0]
+    coal_room = cap[0] + cap[2] - (oil_over if oil_over > 0 else 0) - coal
+    oil_room = cap[1] + cap[2] - (coal_over if coal_over > 0 else 0) - oil
+    garbage_room = cap[3] - held[2]
+    uranium_room = cap[4] - held[3]
+    return (coal_room if coal_room > 0 else 0, oil_room if oil_room > 0 else 0,
+            garbage_room if garbage_room > 0 else 0, uranium_room if uranium_room > 0 else 0)
 
 
 def keep_options(held: tuple[int, int, int, int], cap: Capacity) -> list[tuple[int, int, int, int]]:

@@ -1,0 +1,73 @@
+"""A fixed, seeded bot workload for counting instructions (load-independent speed comparisons).
+
+    python benchmarks/bots_workload.py heuristic [--games 10] [--before] [--setup-only]
+    python benchmarks/bots_workload.py search [--searches 12] [--before] [--setup-only]
+
+``heuristic``: heuristic bots on all four seats of 4-player Germany, seeds 0..games-1.
+``search``: ``pimc:fast`` in seat 0 of 4-player Germany (seed 100) against three heuristics,
+until it has searched ``--searches`` times; prints its forward-model calls. ``--before`` plays
+the frozen pre-issue-12 bots and views (benchmarks/baseline) on the current engine.
+``--setup-only`` does everything but play (imports, new games), so that the difference of two
+instruction counts is the playing alone::
+
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/a \
+        python benchmarks/bots_workload.py heuristic --setup-only
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/b python benchmarks/bots_workload.py heuristic
+
+(read "Collected" of each; run the command once without valgrind first, so that neither run
+pays for compiling the sources). The machine's load changes the time, not the count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import powergrid as pg  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kind", choices=("heuristic", "search"))
+    ap.add_argument("--games", type=int, default=10, help="heuristic games")
+    ap.add_argument("--searches", type=int, default=12, help="searches the search bot makes")
+    ap.add_argument("--before", action="store_true", help="the frozen bots from before issue 12")
+    ap.add_argument("--setup-only", action="store_true", help="everything but playing")
+    args = ap.parse_args()
+    view: Any
+    if args.before:
+        from baseline.heuristic_before import HeuristicBot as Heuristic
+        from baseline.search_before import SearchBot as Search
+        from baseline.view_before import view_before as view
+    else:
+        from powergrid.bots import HeuristicBot as Heuristic
+        from powergrid.bots import SearchBot as Search
+
+        def view(state: pg.GameState, seat: int) -> pg.GameView:
+            return state.view(seat)
+    if args.kind == "heuristic":
+        games = [pg.new_game(pg.GameConfig(map="germany", players=4, seed=g)) for g in range(args.games)]
+        if not args.setup_only:
+            for g, state in enumerate(games):
+                bots = [Heuristic(g * 10 + i) for i in range(4)]
+                while (seat := state.current_player) is not None:
+                    state.apply(bots[seat].act(view(state, seat)))
+        print(f"{args.games} heuristic games")
+        return 0
+    state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=100))
+    bot = Search(0, level="fast")
+    players = [bot] + [Heuristic(i) for i in range(1, 4)]
+    while (not args.setup_only and (seat := state.current_player) is not None
+           and bot.searches < args.searches):
+        state.apply(players[seat].act(view(state, seat)))
+    print(f"forward-model calls {bot.calls}, searches {bot.searches}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
