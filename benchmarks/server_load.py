@@ -115,7 +115,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
 
         async def next_state(ws: object, version: int) -> dict:
             while True:
-                message = json.loads(await ws.recv())  # type: ignore[attr-defined]
+                # a push that never comes (a lost update) fails this game, counted in "err"
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))  # type: ignore[attr-defined]
                 if message["type"] == "state" and message["version"] > version:
                     return message
 

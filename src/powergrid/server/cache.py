@@ -9,7 +9,6 @@ being worked on is never dropped. Finished games are dropped once nobody watches
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,10 +28,6 @@ class LiveGame:
     frames: deque[Frame]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[asyncio.Event] = field(default_factory=set)
-    #: the newest version another process announced (the fan-out), and when this process last read
-    #: the log itself: ``GameCache.fresh`` reads it only when one says there may be more
-    heard: int = 0
-    read_at: float = field(default_factory=time.monotonic)
 
     @property
     def game_id(self) -> str:
@@ -84,12 +79,9 @@ def game_bytes(live: LiveGame) -> int:
 class GameCache:
     """Live games by id, least recently used first, within ``max_bytes`` (estimated)."""
 
-    def __init__(self, store: Store, max_bytes: int, reread_s: float = 1.0) -> None:
+    def __init__(self, store: Store, max_bytes: int) -> None:
         self.store = store
         self.max_bytes = max_bytes
-        #: a game's log is read again after this long even if no announcement came (one may be lost:
-        #: a LISTEN connection that dropped); 0 reads it on every ``fresh``
-        self.reread_s = reread_s
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
 
@@ -164,7 +156,6 @@ class GameCache:
 
     async def catch_up(self, live: LiveGame) -> bool:
         """Apply log entries other processes appended since this one last looked (under live.lock)."""
-        live.read_at = time.monotonic()
         newer = await asyncio.to_thread(self.store.actions_after, live.game_id, live.version)
         for _seq, seat, text in newer:
             if undo.is_undo(text):
@@ -184,17 +175,9 @@ class GameCache:
         return await asyncio.to_thread(snapshots.frame_at, self.store, live.row, taken.entry)
 
     async def fresh(self, game_id: str) -> LiveGame:
-        """The game, brought up to date with the log: read when another process announced a newer
-        version, or when it was last read more than ``reread_s`` ago."""
+        """The game, brought up to date with the log (read every time: a client that saw version v
+        through another process must never be answered with an older one)."""
         live = await self.live(game_id)
-        if live.heard <= live.version and time.monotonic() - live.read_at < self.reread_s:
-            return live
         async with live.lock:
             await self.catch_up(live)
         return live
-
-    def heard_of(self, game_id: str, version: int) -> None:
-        """Another process (or this one) announced that ``game_id`` reached ``version``."""
-        live = self._games.get(game_id)
-        if live is not None and version > live.heard:
-            live.heard = version

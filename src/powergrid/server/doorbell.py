@@ -107,10 +107,10 @@ class Bell:
         return True
 
     def ring(self) -> None:
-        """Wake this bell's own waiter (to stop it)."""
-        with contextlib.suppress(OSError):
-            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
-                s.sendto(b"!", str(self.path))
+        """Wake this bell's own waiter (to stop it; called from a signal handler)."""
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
+            s.setblocking(False)  # a full queue (a busy waiter rung many times) wakes it anyway
+            s.sendto(b"!", str(self.path))
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

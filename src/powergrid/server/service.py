@@ -252,7 +252,6 @@ class GameService:
         live = self.cache.get(game_id)
         if live is None:
             return
-        self.cache.heard_of(game_id, version)
         if version == SEATS_CHANGED:
             self._spawn(self._reload_seats(live))
         elif live.version < version and live.watchers:
