@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from conftest import screenshot
+from .conftest import screenshot
 
 
 def create_game(server_url: str, **extra: object) -> dict:

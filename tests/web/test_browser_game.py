@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import screenshot
+from .conftest import screenshot
 
 # A seat's decision form is drawn when it is to act; each redraw gets a new key (version, seat, to act).
 TURN_OR_END = """(last) => {

@@ -7,7 +7,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from conftest import screenshot
+from .conftest import screenshot
 
 
 def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import screenshot
-from moves import SET_SLIDER, api, create_in_lobby, no_sideways_scroll, play_to_the_end
+from .conftest import screenshot
+from .moves import SET_SLIDER, api, create_in_lobby, no_sideways_scroll, play_to_the_end
 
 #: the newest log entry is inside the log's visible box, and it is the view's last line
 LOG_SHOWS_NEWEST = """() => {

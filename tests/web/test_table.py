@@ -9,8 +9,9 @@ import re
 import time
 
 import pytest
-from conftest import screenshot
-from moves import (
+
+from .conftest import screenshot
+from .moves import (
     LOG_GAP,
     OVERLAPS,
     TURN_OR_END,
