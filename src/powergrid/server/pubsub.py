@@ -2,7 +2,8 @@
 
 One interface, four transports: in memory (one process, no bot workers), PostgreSQL
 LISTEN/NOTIFY (the NOTIFY is sent by the append transaction itself, see Store.append), the
-``notices`` table on SQLite (written by the append transaction, polled), and Redis pub/sub.
+``notices`` table on SQLite (written by the append transaction, read when the appending process
+rings, see doorbell.py), and Redis pub/sub.
 """
 
 from __future__ import annotations
