@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +38,24 @@ def test_a_ring_wakes_every_other_bell_of_its_kind(tmp_path: Path) -> None:
             bell.close()
         mine.close()
         theirs.close()
+
+
+def test_ringing_a_bell_whose_queue_is_full_never_blocks(tmp_path: Path) -> None:
+    # a worker busy in a long search is rung by every queued job; its stop signal then rings its own
+    # bell from the signal handler, which must not wait for the worker to read (it never would)
+    bells = Bells(tmp_path)
+    bell = Bells(tmp_path).bell(JOBS)
+    try:
+        for _ in range(5000):
+            bells.ring(JOBS)
+        ringing = threading.Thread(target=bell.ring, daemon=True)
+        ringing.start()
+        ringing.join(10)
+        assert not ringing.is_alive()
+        assert bell.wait(1) and not bell.wait(0.05)  # one wake-up for all of them
+    finally:
+        bell.close()
+        bells.close()
 
 
 def test_the_bell_of_a_process_that_is_gone_is_cleared_away(tmp_path: Path) -> None:
