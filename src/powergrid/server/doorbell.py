@@ -92,11 +92,13 @@ class Bell:
             except FileNotFoundError:
                 continue
         self._socket.setblocking(False)
+        self._poller = select.poll()  # not select(): a busy server's descriptors pass 1024
+        self._poller.register(self._socket, select.POLLIN)
 
     def wait(self, timeout: float) -> bool:
         """Sleep until rung (True) or ``timeout`` seconds (False); every ring so far is consumed."""
         try:
-            ready, _, _ = select.select([self._socket], [], [], timeout)
+            ready = self._poller.poll(max(0, int(timeout * 1000)))
         except (OSError, ValueError):  # closed meanwhile
             return False
         if not ready:
