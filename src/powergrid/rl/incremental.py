@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import STEP3, GameState
-from .observation import _PHASE_AT, _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, ObservationEncoder
+from .observation import _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, ObservationEncoder
 
 #: houses in a city / 3, as the encoder computes it (float32 sum of 0/1 over seats, / 3)
 _TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
@@ -305,35 +305,4 @@ class IncrementalEncoder:
         return found
 
     def _find_ones(self, state: GameState, me: int) -> np.ndarray:
-        e = self.encoder
-        n = self.players
-        at = e._at
-        ones = [state.step]
-        phase_at = _PHASE_AT.get(state.phase)
-        if phase_at is not None:
-            ones.append(phase_at)
-        to_act = state.current_player
-        if to_act is not None:
-            ones.append(8 + (to_act - me) % n)
-        if state.discard_seat == me:
-            ones.append(at["must_discard"])
-        if state.cities[me]:
-            ones.append(at["my_network"])
-        p_at, size = e._players_at, e._player_size
-        for k in range(n):
-            s = (me + k) % n
-            o = p_at + k * size
-            ones.append(o + 7 + state.order.index(s))
-            if state.auc_done >> s & 1:
-                ones.append(o + 7 + n)
-            if state.auc_plant:
-                if state.auc_in >> s & 1:
-                    ones.append(o + 8 + n)
-                if state.auc_leader == s:
-                    ones.append(o + 9 + n)
-        if state.auc_plant:
-            ones.append(at["auction_running"])
-            ones.append(at["auction_leader"] + (state.auc_leader - me) % n)
-        if STEP3 in state.deck:
-            ones.append(at["deck"] + 1)
-        return np.array(ones, dtype=np.intp)
+        return np.array(self.encoder.one_positions(state, me), dtype=np.intp)

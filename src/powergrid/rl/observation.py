@@ -303,12 +303,37 @@ class ObservationEncoder:
         n = self.players
         at = self._at
         cities = seen.cities
-        money, powered, res, order = seen.money, seen.powered, seen.res, seen.order
-        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
+        money, powered, res = seen.money, seen.powered, seen.res
+        auc_plant = seen.auc_plant
         market_res = seen.market_res
-        to_act = seen.current_player
-        deck = seen.deck
 
+        values: list[float] = [seen.round, max(len(c) for c in cities), self._powerable(seen, me)]
+        for k in range(n):
+            s = (me + k) % n
+            i = 4 * s
+            values += (money[s], len(cities[s]), powered[s], res[i], res[i + 1], res[i + 2], res[i + 3])
+        values += market_res
+        prices = self._prices(seen)
+        values += (prices[0][market_res[0]], prices[1][market_res[1]], prices[2][market_res[2]],
+                   prices[3][market_res[3]])
+        values += seen.supply
+        if auc_plant:
+            values.append(seen.auc_bid)
+            plant_at = at["auction_plant"]
+            obs[plant_at:plant_at + len(PLANT_FEATURES)] = _PLANT_ARRAYS[auc_plant]
+        else:
+            values.append(0)
+        values.append(len(seen.deck))
+        return values, self.one_positions(seen, me)
+
+    def one_positions(self, seen: GameState, me: int) -> list[int]:
+        """The flag positions that are 1 for seat ``me``: step, phase, who acts, discard, network,
+        each seat's turn order and auction status, the auction, and whether Step 3 is in the deck."""
+        n = self.players
+        at = self._at
+        auc_done, auc_in, auc_leader, auc_plant = seen.auc_done, seen.auc_in, seen.auc_leader, seen.auc_plant
+        order = seen.order
+        to_act = seen.current_player
         ones = [seen.step]
         phase_at = _PHASE_AT.get(seen.phase)
         if phase_at is not None:
@@ -317,15 +342,12 @@ class ObservationEncoder:
             ones.append(8 + (to_act - me) % n)
         if seen.discard_seat == me:
             ones.append(at["must_discard"])
-        if cities[me]:
+        if seen.cities[me]:
             ones.append(at["my_network"])
-        values: list[float] = [seen.round, max(len(c) for c in cities), self._powerable(seen, me)]
         p_at, size = self._players_at, self._player_size
         for k in range(n):
             s = (me + k) % n
             o = p_at + k * size
-            i = 4 * s
-            values += (money[s], len(cities[s]), powered[s], res[i], res[i + 1], res[i + 2], res[i + 3])
             ones.append(o + 7 + order.index(s))
             if auc_done >> s & 1:
                 ones.append(o + 7 + n)
@@ -334,23 +356,12 @@ class ObservationEncoder:
                     ones.append(o + 8 + n)
                 if auc_leader == s:
                     ones.append(o + 9 + n)
-        values += market_res
-        prices = self._prices(seen)
-        values += (prices[0][market_res[0]], prices[1][market_res[1]], prices[2][market_res[2]],
-                   prices[3][market_res[3]])
-        values += seen.supply
         if auc_plant:
-            values.append(seen.auc_bid)
             ones.append(at["auction_running"])
             ones.append(at["auction_leader"] + (auc_leader - me) % n)
-            plant_at = at["auction_plant"]
-            obs[plant_at:plant_at + len(PLANT_FEATURES)] = _PLANT_ARRAYS[auc_plant]
-        else:
-            values.append(0)
-        values.append(len(deck))
-        if STEP3 in deck:
+        if STEP3 in seen.deck:
             ones.append(at["deck"] + 1)
-        return values, ones
+        return ones
 
     def _prices(self, seen: GameState) -> list[list[int]]:
         """Per resource, the price of the next unit indexed by the units left (0 when none)."""
