@@ -2,15 +2,16 @@
 
 Each run starts `powergrid serve` (its web workers and bot workers) on a fresh database and, from a
 separate client process, keeps ``--games`` 3-player games going for ``--seconds``: two seats are
-people who post as fast as the rules allow (a random legal action, read from the seat's view), the
-third is a server ``heuristic`` bot whose move the client waits for on the game's WebSocket. The
-``search`` scenario adds ``--search-games`` games of six ``mcts:strong`` bots created by the same
-client (nobody watches them). Bot pacing is 0 in every game.
+people who post as fast as the rules allow (a random legal action), each with its own socket that
+brings the seat's view, as a browser does (no GET per move); the third is a server ``heuristic``
+bot whose move the client waits for on the sockets. The ``search`` scenario adds ``--search-games``
+games of six ``mcts:strong`` bots created by the same client (nobody watches them). Bot pacing is 0
+in every game.
 
 For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario it prints:
 - POST p50/p99: the server-side time of the people's POSTs (the `Server-Timing` header);
-- bot p50/p99: from the answer to the POST that made it the bot's turn to the bot's move arriving
-  on the socket;
+- bot p50/p99: from sending the POST that made it the bot's turn to the bot's move arriving on the
+  socket (what the person sees: the POST's own time is in it);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
   action likewise for the bot-worker processes (search games' CPU included).
@@ -72,29 +73,62 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             gid = game["game_id"]
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
             ws_url = base.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
-            async with websockets.connect(ws_url, max_size=2**24) as ws:
-                latest = json.loads(await ws.recv())
+            # like a browser per person: the seat's own socket (authenticated by its first message)
+            # brings each new view with the seat's legal actions; actions are POSTed
+            views: dict[int, dict] = {}
+            changed = asyncio.Event()
+
+            async def read(seat: int, ws: object) -> None:
+                async for raw in ws:  # type: ignore[attr-defined]
+                    message = json.loads(raw)
+                    if message["type"] == "state" and message["version"] > views.get(seat, {"version": -1})[
+                            "version"]:
+                        message["arrived"] = time.perf_counter()
+                        views[seat] = message
+                        changed.set()
+
+            async def past(seat: int, version: int) -> dict:
+                """The seat's view once its version is past ``version``. A push that never comes (a
+                lost update) fails this game, counted in "err"."""
+                while views.get(seat, {"version": -1})["version"] <= version:
+                    changed.clear()
+                    await asyncio.wait_for(changed.wait(), 30)
+                return views[seat]
+
+            sockets = {}
+            readers = []
+            try:
+                for seat, token in tokens.items():
+                    ws = await websockets.connect(f"{ws_url}?seat={seat}", max_size=2**24)
+                    sockets[seat] = ws
+                    await ws.send(json.dumps({"type": "auth", "token": token}))
+                    readers.append(asyncio.create_task(read(seat, ws)))
+                watcher = min(tokens)
+                for seat in tokens:
+                    latest = await past(seat, -1)
                 version, to_act, over = latest["version"], latest["to_act"], latest["state"]["game_over"]
                 start_version = version
                 bot_asked: float | None = None
                 while time.monotonic() < deadline and not over:
-                    if to_act not in tokens:  # the bot's turn: its move comes on the socket
-                        message = await next_state(ws, version)
+                    if to_act not in tokens:  # the bot's turn: its move comes on the sockets
+                        message = await past(watcher, version)
                         if bot_asked is not None and message["last"] and message["last"]["seat"] == to_act:
-                            bot_ms.append((time.perf_counter() - bot_asked) * 1000)
+                            bot_ms.append((message["arrived"] - bot_asked) * 1000)
                         bot_asked = None
                         version, to_act = message["version"], message["to_act"]
                         over = message["state"]["game_over"]
                         continue
-                    headers = {"Authorization": f"Bearer {tokens[to_act]}"}
-                    view = (await http.get(f"/api/games/{gid}/view", params={"seat": to_act},
-                                           headers=headers)).json()
-                    if view["version"] != version or view.get("to_act") != to_act or not view.get("legal"):
-                        message = await next_state(ws, version - 1)
-                        version, to_act = message["version"], message["to_act"]
+                    seat = to_act
+                    view = await past(seat, version - 1)
+                    if view["version"] == version and not view.get("legal"):
+                        view = await past(seat, version)
+                    if view["version"] != version or view.get("to_act") != seat:
+                        version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
-                    r = await http.post(f"/api/games/{gid}/actions", headers=headers,
-                                        json={"seat": to_act, "action": choose(view["legal"], rng),
+                    sent = time.perf_counter()
+                    r = await http.post(f"/api/games/{gid}/actions",
+                                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                        json={"seat": seat, "action": choose(view["legal"], rng),
                                               "version": version})
                     totals["posts"] += 1
                     timing = r.headers.get("server-timing", "")
@@ -102,23 +136,21 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                         post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
                     if r.status_code != 200:
                         totals["refused"] += 1
-                        message = await next_state(ws, version)
-                        version, to_act = message["version"], message["to_act"]
+                        view = await past(seat, version)
+                        version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
                     answer = r.json()
                     version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
                     if to_act is not None and to_act not in tokens:
-                        bot_asked = time.perf_counter()
+                        bot_asked = sent
                 totals["actions"] += version - start_version
                 if over:
                     totals["games_finished"] += 1
-
-        async def next_state(ws: object, version: int) -> dict:
-            while True:
-                # a push that never comes (a lost update) fails this game, counted in "err"
-                message = json.loads(await asyncio.wait_for(ws.recv(), 30))  # type: ignore[attr-defined]
-                if message["type"] == "state" and message["version"] > version:
-                    return message
+            finally:
+                for task in readers:
+                    task.cancel()
+                for ws in sockets.values():
+                    await ws.close()
 
         async def worker(index: int) -> None:
             rng = random.Random(seed * 1000 + index)
@@ -290,8 +322,9 @@ def main() -> None:
         print(json.dumps(result))
         return
     load = os.getloadavg()
-    print(f"{args.games} concurrent 3-player games (2 people over HTTP, 1 heuristic bot); 'search' adds "
-          f"{args.search_games} games of 6 mcts:strong bots; {args.seconds:.0f} s per run; "
+    print(f"{args.games} concurrent 3-player games (2 people: own socket, actions POSTed; 1 heuristic "
+          f"bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; {args.seconds:.0f} s per "
+          f"run; "
           f"{os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'POST p50':>8} {'p99':>6} {'bot p50':>7} {'p99':>6} "
               f"{'lag p99':>7} {'max':>6} {'actions':>7} {'search':>6} {'web CPU':>7} {'bots CPU':>8} "

@@ -49,37 +49,42 @@ class Frame:
     undo_allowed: bool = True
     _public: dict[str, Any] | None = None
     _payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    #: each seat's payload, encoded once: the HTTP answer and the socket message are made from it
+    _encoded: dict[int | None, bytes] = field(default_factory=dict)
     _messages: dict[int | None, str] = field(default_factory=dict)
-    _bodies: dict[int | None, bytes] = field(default_factory=dict)
+
+    def encoded(self, seat: int | None) -> bytes:
+        """The seat's payload as JSON bytes (an object: ``{...}``); encoded once per seat and version."""
+        data = self._encoded.get(seat)
+        if data is None:
+            data = encode(self.payload(seat))
+            self._encoded[seat] = data
+        return data
 
     def message(self, seat: int | None) -> str:
-        """The WebSocket message (JSON text) for a seat; encoded once per seat and version."""
+        """The WebSocket message (JSON text) for a seat: ``{"type": "state", ...the payload}``."""
         text = self._messages.get(seat)
         if text is None:
-            text = encode({"type": "state", **self.payload(seat)}).decode()
+            text = '{"type":"state",' + self.encoded(seat)[1:].decode()
             self._messages[seat] = text
         return text
 
     def body(self, game_id: str, seat: int | None, **extra: Any) -> bytes:
-        """The HTTP answer (JSON bytes) about this version for a seat; encoded once per seat and version."""
+        """The HTTP answer (JSON bytes) about this version for a seat: ``{"game_id", ...the payload}``."""
         if extra:
             return encode({"game_id": game_id, **extra, **self.payload(seat)})
-        body = self._bodies.get(seat)
-        if body is None:
-            body = encode({"game_id": game_id, **self.payload(seat)})
-            self._bodies[seat] = body
-        return body
+        return b'{"game_id":' + encode(game_id) + b"," + self.encoded(seat)[1:]
 
     def retire(self, keep_messages: bool) -> None:
         """A newer frame exists: free what only the latest needs (the messages last longest)."""
         self._public = None
         self._payloads.clear()
-        self._bodies.clear()
+        self._encoded.clear()
         if not keep_messages:
             self._messages.clear()
 
     def encoded_bytes(self) -> int:
-        return sum(len(b) for b in self._bodies.values()) + sum(len(m) for m in self._messages.values())
+        return sum(len(b) for b in self._encoded.values()) + sum(len(m) for m in self._messages.values())
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """The JSON a seat (None: a spectator) is sent about this version; built once per seat."""
