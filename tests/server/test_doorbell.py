@@ -4,7 +4,12 @@ its fan-out arrive at once although the fallback poll is a minute."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -15,8 +20,8 @@ from websockets.sync.client import connect
 
 from powergrid.server.doorbell import JOBS, NOTICES, Bells
 
-from .conftest import auth
-from .servers import ServerProcess
+from .conftest import auth, needs_postgres
+from .servers import SERVE, ServerProcess
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -104,3 +109,52 @@ def test_bot_replies_reach_a_watcher_without_waiting_for_the_poll(tmp_path: Path
     while directory.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not directory.exists(), list(directory.rglob("*"))
+
+
+@needs_postgres
+def test_a_worker_on_another_machine_hears_of_jobs_without_waiting_for_the_poll(
+        tmp_path: Path, pg_url: str) -> None:
+    # the server runs no bot workers; the only one runs with its own temporary directory, so no
+    # bell of the server's reaches it (as on another machine): the NOTIFY of each enqueue must
+    with ServerProcess(pg_url, tmp_path / "serve.log", POWERGRID_POLL_MS="60000", POWERGRID_BOT_WORKERS="0",
+                       POWERGRID_SEARCH_WORKERS="0") as server:
+        elsewhere = tempfile.mkdtemp(prefix="pg-", dir="/tmp")  # short: a socket's path is short
+        env = {**os.environ, "TMPDIR": elsewhere, "POWERGRID_POLL_MS": "60000"}
+        with (tmp_path / "bots.log").open("ab") as out:
+            worker = subprocess.Popen([sys.executable, "-c", SERVE, "bots", "--database-url", pg_url,
+                                       "--lanes", "quick", "--log-level", "info"], env=env, stdout=out,
+                                      stderr=subprocess.STDOUT)
+            try:
+                deadline = time.monotonic() + 60
+                while b"started" not in (tmp_path / "bots.log").read_bytes():
+                    assert worker.poll() is None and time.monotonic() < deadline
+                    time.sleep(0.1)
+                time.sleep(1.0)  # its first look at the queue passes before the game exists
+                game = httpx.post(server.url + "/api/games", json={
+                    "map": "germany", "players": 3, "seed": 5, "bot_pace_ms": 0,
+                    "seats": [{"kind": "bot", "bot": "heuristic"}] * 3}).json()
+                ws_url = server.url.replace("http", "ws", 1) + f"/api/games/{game['game_id']}/ws"
+                with connect(ws_url) as ws:
+                    # a job per move, each heard at once: a wait here is a sixth of the poll that
+                    # would find it otherwise
+                    state = json.loads(ws.recv(timeout=10))
+                    while state["version"] < 6:
+                        state = json.loads(ws.recv(timeout=10))
+                    assert state["last"]["seat"] in (0, 1, 2)
+            finally:
+                worker.terminate()
+                worker.wait(10)
+                shutil.rmtree(elsewhere, ignore_errors=True)
+
+
+def test_a_bell_that_cannot_be_bound_still_waits(tmp_path: Path) -> None:
+    # a temporary directory too deep for a Unix socket's path: no bell, the fallback poll only
+    deep = tmp_path / ("d" * 120)
+    bell = Bells(deep).bell(JOBS)
+    try:
+        began = time.monotonic()
+        assert not bell.wait(0.1)
+        assert time.monotonic() - began >= 0.05
+        bell.ring()  # nobody to ring: no error
+    finally:
+        bell.close()

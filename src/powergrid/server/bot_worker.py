@@ -32,6 +32,7 @@ from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from .coach_jobs import COACH_HANDLERS
 from .doorbell import JOBS, Bells
 from .frames import Frame
+from .job_notices import JobNotices
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
 from .settings import Settings
@@ -59,6 +60,8 @@ class BotWorker:
                            bells=self.bells)
         #: rung when a job is queued on this machine (doorbell.py)
         self.bell = self.bells.bell(JOBS)
+        #: told when a job is queued anywhere (PostgreSQL; job_notices.py)
+        self.notices = JobNotices(settings.database_url) if settings.is_postgres else None
         self.queue = JobQueue(self.engine, settings.job_lease_s, settings.search_per_client)
         self.games: OrderedDict[str, tuple[GameRow, deque[Frame]]] = OrderedDict()
         self._redis = None
@@ -83,7 +86,9 @@ class BotWorker:
                 stop.wait(1.0)
                 continue
             if job is None:
-                self.bell.wait(self._idle_wait(poll))
+                self.bell.wait(self._idle_wait(poll), self.notices.fileno() if self.notices else None)
+                if self.notices is not None:
+                    self.notices.drain()
                 continue
             self.work(job)
 
@@ -224,6 +229,8 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
         worker.run(stop, parent)
     finally:
         worker.bell.close()
+        if worker.notices is not None:
+            worker.notices.close()
         worker.engine.dispose()
 
 

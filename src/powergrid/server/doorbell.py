@@ -17,12 +17,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import logging
 import os
 import secrets
 import select
 import socket
 import tempfile
 from pathlib import Path
+
+log = logging.getLogger("powergrid.server")
 
 #: bells of the bot workers: rung when a job is enqueued
 JOBS = "jobs"
@@ -85,22 +88,32 @@ class Bell:
         self.path = directory / f"{os.getpid()}-{secrets.token_hex(4)}.sock"
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         for _ in range(5):  # the last bell of another process may remove the directory meanwhile
-            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             try:
+                directory.mkdir(parents=True, exist_ok=True, mode=0o700)
                 self._socket.bind(str(self.path))
                 break
             except FileNotFoundError:
                 continue
+            except OSError as exc:  # e.g. a temporary directory whose path is too long for a socket
+                log.warning("no doorbell at %s (%s): waiting by polling only", self.path, exc)
+                break
         self._socket.setblocking(False)
         self._poller = select.poll()  # not select(): a busy server's descriptors pass 1024
         self._poller.register(self._socket, select.POLLIN)
 
-    def wait(self, timeout: float) -> bool:
-        """Sleep until rung (True) or ``timeout`` seconds (False); every ring so far is consumed."""
+    def wait(self, timeout: float, also: int | None = None) -> bool:
+        """Sleep until rung (True) or ``timeout`` seconds (False); every ring so far is consumed.
+        ``also``: another descriptor whose input wakes the wait too (the caller reads it)."""
+        if also is not None:
+            self._poller.register(also, select.POLLIN)
         try:
             ready = self._poller.poll(max(0, int(timeout * 1000)))
         except (OSError, ValueError):  # closed meanwhile
             return False
+        finally:
+            if also is not None:
+                with contextlib.suppress(KeyError, ValueError, OSError):
+                    self._poller.unregister(also)
         if not ready:
             return False
         with contextlib.suppress(OSError):

@@ -15,6 +15,9 @@ at a fixed version, which exactly one writer can make.
 
 Enqueueing takes the caller's connection, so a job is stored in the same transaction as the
 change that calls for it (a bot turn with the action that makes it the bot's turn): never lost.
+On PostgreSQL that transaction also sends ``NOTIFY powergrid_jobs``, which wakes workers on other
+machines at once (``job_notices.py``); on one machine the committing process rings them
+(``doorbell.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from . import db
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+#: the PostgreSQL channel told of every enqueued job (delivered on commit, only if it commits)
+JOBS_CHANNEL = "powergrid_jobs"
 
 #: lanes: ``quick`` (random and heuristic bots, cheap), ``search`` (MCTS bots, seconds of CPU)
 QUICK, SEARCH = "quick", "search"
@@ -76,6 +82,7 @@ def enqueue(conn: Connection, spec: JobSpec) -> None:
     dialect = conn.dialect.name
     if dialect == "postgresql":
         conn.execute(postgresql.insert(table).values(**values).on_conflict_do_nothing())
+        conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
     else:
         conn.execute(sqlite.insert(table).values(**values).on_conflict_do_nothing())
 
