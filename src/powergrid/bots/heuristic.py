@@ -7,6 +7,7 @@ search bot's own imagined game), so :func:`decide` works on either.
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_right
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
@@ -262,6 +263,26 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
 
 
 # ---------------------------------------------------------------- auction
+# Actions are immutable: the ones the bot answers with are made once and shared.
+_BIDS: list[Action] = []
+_OPENS: dict[int, Action] = {}
+_BUYS = tuple(tuple(Action("buy", 0, n, "", r) for n in range(25)) for r in range(4))
+
+
+def _bid(amount: int) -> Action:
+    bids = _BIDS
+    while len(bids) <= amount:
+        bids.append(Action("bid", 0, len(bids)))
+    return bids[amount]
+
+
+def _open(plant: int) -> Action:
+    action = _OPENS.get(plant)
+    if action is None:
+        action = _OPENS[plant] = Action("open", plant, plant)
+    return action
+
+
 def _open_or_pass(s: State, seat: int, style: Style) -> Action:
     """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
     where passing is not allowed while a plant is affordable, the best plant anyway).
@@ -286,11 +307,11 @@ def _open_or_pass(s: State, seat: int, style: Style) -> Action:
         surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
         if surplus > best_surplus:
             best_surplus = surplus
-            best = Action("open", plant, plant)
+            best = _open(plant)
     must_buy = s.round == 1 and first_open > 0
     if best is not None and (best_surplus >= 0 or must_buy):
         return best
-    return Action("open", first_open, first_open) if must_buy else PASS
+    return _open(first_open) if must_buy else PASS
 
 
 def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
@@ -298,7 +319,7 @@ def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
     every bid from one above the current one up to the seat's money, and passing)."""
     bid = s.auc_bid
     if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
-        return Action("bid", 0, bid + 1)
+        return _bid(bid + 1)
     return PASS
 
 
@@ -374,7 +395,7 @@ def _buy(s: State, seat: int, style: Style) -> Action:
         if affordable[r] < amount:
             amount = affordable[r]
         if amount > 0:
-            return Action("buy", 0, amount, "", r)
+            return _BUYS[r][amount]
     return DONE
 
 
@@ -472,33 +493,107 @@ _SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in r
 def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
     (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
-    tables = _tables(s.scn.board)
-    rows = tables.rows
-    # base[i]: the slot price of the i-th city in play (_NEVER where the seat cannot build)
-    base = _slots(s, tables, seat)
-    reach = s.reach[seat]
-    # prices[i]: what the i-th city in play costs now (its slot + the cheapest connection)
-    prices = base[:] if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
-    connected = reach is not None
-    totals: list[int] = []
-    spent = 0
-    while len(totals) < most and spent + _CHEAPEST <= money:
-        best_cost = min(prices)
-        if best_cost >= _NEVER or spent + best_cost > money:
-            break
-        i = prices.index(best_cost)
-        spent += best_cost
-        totals.append(spent)
+    if most <= 0:
+        return []
+    net = _network(s, seat)
+    totals = net.totals
+    while len(totals) < most and not net.exhausted and (not totals or totals[-1] <= money):
+        net.extend()
+    # the choices do not depend on the money: the totals it pays for are a prefix
+    return totals[:bisect_right(totals, money, 0, most if most < len(totals) else len(totals))]
+
+
+class _Network:
+    """What one seat could build, for one position of everyone's cities: the price of each city
+    in play now, and the greedy choice of the cheapest cities (worked out as far as asked)."""
+
+    __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
+                 "_spent", "_pending")
+
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: list[int],
+                 connected: bool) -> None:
+        #: per city in play (in play order): what the seat pays to build there now, _NEVER
+        #: where it cannot (read-only)
+        self.prices = prices
+        #: running totals of the greedy choices so far
+        self.totals: list[int] = []
+        self.exhausted = False
+        self._rows = rows
+        self._base = base
+        self._now = prices  # never changed in place: each step makes a new list
+        self._connected = connected
+        self._spent = 0
+        self._pending = -1  # the last city chosen, whose connections are not yet counted
+
+    def extend(self) -> None:
+        """One more greedy choice (or ``exhausted``)."""
+        i = self._pending
+        base = self._base
+        if i >= 0:
+            row = self._rows[i]
+            # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
+            if self._connected:
+                prices = [p if p < b + r else b + r for p, b, r in zip(self._now, base, row, strict=True)]
+            else:
+                prices = [b + r for b, r in zip(base, row, strict=True)]
+                self._connected = True
+            prices[i] = _NEVER
+            self._now = prices
+            self._pending = -1
+        now = self._now
+        best = min(now)
+        if best >= _NEVER:
+            self.exhausted = True
+            return
+        i = now.index(best)
+        self._spent += best
+        self.totals.append(self._spent)
         base[i] = _NEVER
-        row = rows[i]
-        # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
-        if connected:
-            prices = [p if p < b + r else b + r for p, b, r in zip(prices, base, row, strict=True)]
+        self._pending = i
+
+
+class _Position:
+    """One position of everyone's cities (on one board, in one step): the slot price of each
+    city in play, and each seat's :class:`_Network`, made when first asked for."""
+
+    __slots__ = ("slots", "networks")
+
+    def __init__(self, slots: list[int], players: int) -> None:
+        self.slots = slots
+        self.networks: list[_Network | None] = [None] * players
+
+
+#: positions by what they depend on (the board, the step, everyone's cities: the houses and
+#: each seat's connection costs follow from these); a cache, cleared when full
+_POSITIONS: dict[tuple[Any, ...], _Position] = {}
+
+
+def _network(s: State, seat: int) -> _Network:
+    board = s.scn.board
+    cities = s.cities
+    key = (board, s.step, tuple(cities))
+    position = _POSITIONS.get(key)
+    if position is None:
+        if len(_POSITIONS) >= _OUTLOOKS_MAX:
+            _POSITIONS.clear()
+        slot = _SLOT_BY_HOUSES[s.step]
+        houses = s.houses
+        position = _POSITIONS[key] = _Position(
+            [slot[len(houses[c])] for c in _tables(board).in_play], len(cities))
+    net = position.networks[seat]
+    if net is None:
+        tables = _tables(board)
+        base = position.slots[:]
+        index = tables.index
+        for c in cities[seat]:
+            base[index[c]] = _NEVER
+        reach = s.reach[seat]
+        if reach is None:
+            prices = base[:]
         else:
-            prices = [b + r for b, r in zip(base, row, strict=True)]
-            connected = True
-        prices[i] = _NEVER
-    return totals
+            prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+        net = position.networks[seat] = _Network(tables.rows, base, prices, reach is not None)
+    return net
 
 
 def _first(totals: list[int], most: int) -> tuple[int, int]:
@@ -629,21 +724,8 @@ _NO_SCORE = 1e18
 
 def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
     """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
-    and its cheapest connection; _NEVER where it cannot build."""
-    base = _slots(s, tables, seat)
-    reach = s.reach[seat]
-    return base if reach is None else [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
-
-
-def _slots(s: State, tables: _BoardTables, seat: int) -> list[int]:
-    """Per city in play: the price of its next slot for ``seat``; _NEVER where it cannot build."""
-    slot = _SLOT_BY_HOUSES[s.step]
-    houses = s.houses
-    base = [slot[len(houses[c])] for c in tables.in_play]
-    index = tables.index
-    for c in s.cities[seat]:
-        base[index[c]] = _NEVER
-    return base
+    and its cheapest connection; _NEVER where it cannot build (read-only: shared)."""
+    return _network(s, seat).prices
 
 
 # ---------------------------------------------------------------- the bot

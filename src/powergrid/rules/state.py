@@ -346,8 +346,12 @@ class GameState:
                                 "not an Action (use parse_action for text)")
         if phase == OVER:
             raise IllegalAction(None, action, "over", "the game is over")
-        if self._shared is not None:
-            self.release()
+        shared = self._shared
+        if shared is not None:
+            if shared is not BORROWED and shared() is None:
+                self._shared = None  # its last reader is gone (release() written out)
+            else:
+                self.release()
         # the seat to act, as current_player finds it (written out: this runs on every move)
         if phase == AUCTION:
             seat = self.discard_seat

@@ -30,7 +30,8 @@ def _mask(state: GameState, masked: GameState) -> GameState:
         elif STEP3 in deck:
             shown[deck.index(STEP3)] = STEP3
         masked.deck = shown
-    masked.removed = _unknown(len(state.removed))
+    removed = _UNKNOWNS.get(len(state.removed))
+    masked.removed = removed if removed is not None else _unknown(len(state.removed))
     masked.rng = 0
     scn = state.scn
     masked.scn = scn.__dict__.get("_public") or public_scenario(scn)
@@ -131,7 +132,8 @@ class GameView:
         Reading it is as fast as reading a GameState; applying actions to it is only sound
         until a card must be drawn (use :func:`determinize` for look-ahead).
         """
-        return self._seen()
+        masked = self._state
+        return masked if masked is not None else self._seen()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameView):
@@ -231,3 +233,7 @@ def determinize(view: GameView, rng: random.Random | int | None = None) -> GameS
     s.rng = rng.getrandbits(64)
     s.scn = sampled_scenario(s.scn)
     return s
+
+
+# ``state.view(seat)`` is make_view itself (one call less on every move of a bot game).
+setattr(GameState, "view", make_view)  # noqa: B010  (GameState.view documents it)
