@@ -9,7 +9,9 @@ games of six ``mcts:strong`` bots created by the same client (nobody watches the
 in every game.
 
 For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario it prints:
-- POST p50/p99: the server-side time of the people's POSTs (the `Server-Timing` header);
+- act p50/p99: with ``--act http``, the server-side time of the people's POSTs (the `Server-Timing`
+  header); with ``--act socket`` (how the browser acts), the round trip from sending the action on
+  the seat's socket to its answer, seen by the client (so it includes the client's own lag);
 - bot p50/p99: from sending the POST that made it the bot's turn to the bot's move arriving on the
   socket (what the person sees: the POST's own time is in it);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
@@ -47,7 +49,8 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int) -> dict[str, float]:
+async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int,
+                     act: str = "http") -> dict[str, float]:
     import httpx
     import websockets
 
@@ -74,9 +77,11 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
             ws_url = base.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
             # like a browser per person: the seat's own socket (authenticated by its first message)
-            # brings each new view with the seat's legal actions; actions are POSTed
+            # brings each new view with the seat's legal actions; actions are POSTed (--act http) or
+            # sent over that socket, answered there after the new view (--act socket: the browser)
             views: dict[int, dict] = {}
             changed = asyncio.Event()
+            answers: dict[int, asyncio.Future[dict]] = {}
 
             async def read(seat: int, ws: object) -> None:
                 async for raw in ws:  # type: ignore[attr-defined]
@@ -86,6 +91,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                         message["arrived"] = time.perf_counter()
                         views[seat] = message
                         changed.set()
+                    elif message["type"] in ("done", "error") and message.get("id") in answers:
+                        answers.pop(message["id"]).set_result(message)
 
             async def past(seat: int, version: int) -> dict:
                 """The seat's view once its version is past ``version``. A push that never comes (a
@@ -126,20 +133,30 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                         version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
                     sent = time.perf_counter()
-                    r = await http.post(f"/api/games/{gid}/actions",
-                                        headers={"Authorization": f"Bearer {tokens[seat]}"},
-                                        json={"seat": seat, "action": choose(view["legal"], rng),
-                                              "version": version})
+                    action = choose(view["legal"], rng)
                     totals["posts"] += 1
-                    timing = r.headers.get("server-timing", "")
-                    if "dur=" in timing:
-                        post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
-                    if r.status_code != 200:
+                    if act == "socket":
+                        ref = totals["posts"]
+                        answers[ref] = asyncio.get_running_loop().create_future()
+                        await sockets[seat].send(json.dumps({"type": "action", "action": action,
+                                                             "version": version, "id": ref}))
+                        reply = await asyncio.wait_for(answers[ref], 30)
+                        post_ms.append((time.perf_counter() - sent) * 1000)  # round trip, client side
+                        ok = reply["type"] == "done"
+                    else:
+                        r = await http.post(f"/api/games/{gid}/actions",
+                                            headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                            json={"seat": seat, "action": action, "version": version})
+                        timing = r.headers.get("server-timing", "")
+                        if "dur=" in timing:
+                            post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
+                        ok = r.status_code == 200
+                    if not ok:
                         totals["refused"] += 1
                         view = await past(seat, version)
                         version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
-                    answer = r.json()
+                    answer = views[seat] if act == "socket" else r.json()
                     version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
                     if to_act is not None and to_act not in tokens:
                         bot_asked = sent
@@ -264,7 +281,8 @@ def cpu_by_role(pid: int) -> dict[str, float]:
     return out
 
 
-def run_one(backend: str, workers: int, scenario: str, args: argparse.Namespace, workdir: Path) -> dict:
+def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.Namespace,
+            workdir: Path) -> dict:
     schema = None
     if backend == "sqlite":
         url = f"sqlite:///{workdir}/load-{workers}-{scenario}.db"
@@ -281,7 +299,8 @@ def run_one(backend: str, workers: int, scenario: str, args: argparse.Namespace,
         before = cpu_by_role(proc.pid)
         search_games = args.search_games if scenario == "search" else 0
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
-                              "--games", str(args.games), "--search-games", str(search_games)],
+                              "--games", str(args.games), "--search-games", str(search_games),
+                              "--act", act],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
         if out.returncode != 0:
@@ -315,10 +334,13 @@ def main() -> None:
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--workers", default="1,2", help="web worker counts to run")
     parser.add_argument("--scenarios", default="base,search")
+    parser.add_argument("--act", default="http", help="how people act: http (POST), socket (as the browser "
+                                                      "does), or both: http,socket")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
-        result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1))
+        result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1,
+                                        args.act))
         print(json.dumps(result))
         return
     load = os.getloadavg()
@@ -326,16 +348,18 @@ def main() -> None:
           f"bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; {args.seconds:.0f} s per "
           f"run; "
           f"{os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
-    header = (f"{'backend':8} {'web':>3} {'scenario':8} {'POST p50':>8} {'p99':>6} {'bot p50':>7} {'p99':>6} "
+    header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'bot p50':>7} "
+              f"{'p99':>6} "
               f"{'lag p99':>7} {'max':>6} {'actions':>7} {'search':>6} {'web CPU':>7} {'bots CPU':>8} "
               f"{'err':>4}")
-    print(header + "\n" + " " * 22 + "(ms)" + " " * 36 + "actions (ms/action)")
+    print(header + "\n" + " " * 29 + "(ms)" + " " * 36 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as tmp:
         for backend in args.backends.split(","):
             for workers in (int(w) for w in args.workers.split(",")):
-                for scenario in args.scenarios.split(","):
-                    r = run_one(backend, workers, scenario, args, Path(tmp))
-                    print(f"{backend:8} {workers:3d} {scenario:8} {r['post_p50']:8.1f} {r['post_p99']:6.1f} "
+                for scenario, act in ((s, a) for s in args.scenarios.split(",") for a in args.act.split(",")):
+                    r = run_one(backend, workers, scenario, act, args, Path(tmp))
+                    print(f"{backend:8} {workers:3d} {scenario:8} {act:6} {r['post_p50']:8.1f} "
+                          f"{r['post_p99']:6.1f} "
                           f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['lag_p99']:7.1f} {r['lag_max']:6.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['errors'] + r['refused']:4d}", flush=True)

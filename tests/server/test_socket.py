@@ -75,6 +75,28 @@ def test_seat_socket_acts_and_gets_errors(client: TestClient) -> None:
         assert ("legal" in msg) and msg["to_act"] == other
 
 
+def test_an_action_with_an_id_is_answered_after_its_new_view(client: TestClient) -> None:
+    # the browser acts over its socket: it needs to know which message was taken or refused, and
+    # to hold the new view (with the next legal actions) when the answer comes
+    game = create(client, 2)
+    gid = game["game_id"]
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    seat = client.get(f"/api/games/{gid}").json()["to_act"]
+    with seat_socket(client, gid, seat, tokens[seat]) as ws:
+        assert ws.receive_json()["version"] == 0
+        ws.send_json({"type": "action", "action": "open 3 3", "version": 0, "id": 7})
+        first, second = ws.receive_json(), ws.receive_json()
+        assert first["type"] == "state" and first["version"] == 1 and first["last"]["action"] == "open 3 3"
+        assert second == {"type": "done", "id": 7, "version": 1}
+        ws.send_json({"type": "action", "action": "open 3 3", "version": 0, "id": "again"})
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["id"] == "again"
+        assert refused["error"]["code"] == "stale_version"
+        ws.send_json({"type": "action", "action": "open 4 4", "version": 1, "id": {"not": "an id"}})
+        assert ws.receive_json()["id"] is None  # an id that is not a short text or an integer is dropped
+    assert client.get(f"/api/games/{gid}").json()["version"] == 1  # taken once, refused twice
+
+
 def error_code_ws(message: dict) -> str:
     assert message["type"] == "error", message
     return message["error"]["code"]

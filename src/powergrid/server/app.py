@@ -211,8 +211,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await service_of(request).claim(game_id_checked(game_id), seat)
 
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes)
-    async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()],
-                        authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()]) -> Response:
+        authorization = request.headers.get("authorization")
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
         service = service_of(request)
         live = await service.live(game_id_checked(game_id))
@@ -221,8 +221,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONBytes(live.latest.body(game_id, seat))
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes)
-    async def post_action(game_id: str, body: PostAction, request: Request,
-                          authorization: Annotated[str | None, Header()] = None) -> Response:
+    async def post_action(game_id: str, body: PostAction, request: Request) -> Response:
+        authorization = request.headers.get("authorization")
         """Take an action for a seat (its token), at the version the client saw."""
         frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
                                               body.action, body.version)

@@ -1,4 +1,6 @@
-"""The game WebSocket: every new view pushed as it happens; actions may be sent back over it.
+"""The game WebSocket: every new view pushed as it happens; actions may be sent back over it (the
+browser does: no HTTP request per move). An action message may carry an ``id``; its answer, after
+the new view, is ``{"type": "done", "id", "version"}`` or ``{"type": "error", "id", "error"}``.
 
 A seat's token never travels in the URL (proxies log URLs): connect with ``?seat=N`` and send
 ``{"type": "auth", "token": "..."}`` as the first message, or send an ``Authorization: Bearer``
@@ -159,9 +161,10 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
         await _refuse(ws, exc, client, game_id)
         return
     wake = service.watch(live)
-    sender = asyncio.create_task(_push(ws, live, seat, wake))
+    pusher = Pusher(ws, live, seat)
+    sender = asyncio.create_task(pusher.run(wake))
     try:
-        await _receive(service, ws, live, seat, token, settings, client)
+        await _receive(service, ws, live, seat, token, settings, client, pusher)
     except WebSocketDisconnect:
         pass
     finally:
@@ -207,24 +210,40 @@ async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
     await ws.send_text(json.dumps(message, ensure_ascii=False))
 
 
-async def _push(ws: WebSocket, live: LiveGame, seat: int | None, wake: asyncio.Event) -> None:
-    """Send the current view, then each newer version in order (the latest if some scrolled away)."""
-    frame = live.latest
-    await ws.send_text(frame.message(seat))
-    sent = frame.version
-    while True:
-        await wake.wait()
-        wake.clear()
-        newer = [f for f in list(live.frames) if f.version > sent]
-        if newer and newer[0].version != sent + 1:
-            newer = newer[-1:]  # missed more than the frames kept: the latest view suffices
-        for frame in newer:
-            await ws.send_text(frame.message(seat))
-            sent = frame.version
+class Pusher:
+    """Sends a socket the views of its seat in order: the current one, then each newer version (the
+    latest if some scrolled away). The watcher task and an acted-on message share it, so that an
+    action's ``done`` follows its own new view."""
+
+    def __init__(self, ws: WebSocket, live: LiveGame, seat: int | None) -> None:
+        self.ws = ws
+        self.live = live
+        self.seat = seat
+        self.sent = -1
+        self._lock = asyncio.Lock()
+
+    async def run(self, wake: asyncio.Event) -> None:
+        await self.catch_up()
+        while True:
+            await wake.wait()
+            wake.clear()
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        async with self._lock:
+            if self.sent < 0:
+                newer = [self.live.latest]
+            else:
+                newer = [f for f in list(self.live.frames) if f.version > self.sent]
+                if newer and newer[0].version != self.sent + 1:
+                    newer = newer[-1:]  # missed more than the frames kept: the latest view suffices
+            for frame in newer:
+                await self.ws.send_text(frame.message(self.seat))
+                self.sent = frame.version
 
 
 async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: int | None,
-                   token: str | None, settings: Settings, client: str) -> None:
+                   token: str | None, settings: Settings, client: str, pusher: Pusher) -> None:
     limits = settings.limits
     bucket = (TokenBucket(limits.messages_per_second, limits.message_burst)
               if limits.on(limits.messages_per_second) else None)
@@ -233,6 +252,7 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
+        ref: Any = None
         try:
             wait = bucket.take() if bucket is not None else 0.0
             if wait > 0:
@@ -244,6 +264,7 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
                                                        "second: slow down", retry_seconds(wait))
             refused_in_a_row = 0
             data = read_message(message, settings.max_body_bytes)
+            ref = _reference(data.get("id"))
             if data.get("type") != "action":
                 raise ApiError("malformed_request", 'send {"type": "action", "action": "...", "version": N}')
             action, version = data.get("action"), data.get("version")
@@ -253,9 +274,20 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
             if seat is None:
                 raise ApiError("missing_token", "spectators cannot act; connect with ?seat=N and "
                                                 "authenticate")
-            await service.act(live.game_id, seat, token, action, version)
+            frame = await service.act(live.game_id, seat, token, action, version)
+            await pusher.catch_up()  # the new view first, then the answer to this message
+            await _send(ws, {"type": "done", "id": ref, "version": frame.version})
         except Closing as exc:
             await _refuse(ws, exc, client, live.game_id)
             return
         except ApiError as exc:
-            await _send(ws, {"type": "error", **exc.body()})
+            await _send(ws, {"type": "error", "id": ref, **exc.body()})
+
+
+def _reference(value: Any) -> Any:
+    """A message's ``id``, echoed in its answer: a short text or an integer (else dropped)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None

@@ -2,7 +2,7 @@
 import { Board } from "./board.js";
 import { lineChart } from "./charts.js";
 import {
-  PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
+  ApiError, PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
 import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
@@ -27,6 +27,9 @@ const game = {
   busy: false,      // sending a sequence of actions: redraw the decision form only after
   socket: null,
   socketSeat: undefined,
+  socketLive: false, // the seat's socket is authenticated (its first view came): actions go over it
+  pending: new Map(), // id of an action sent over the socket -> {resolve, reject, timer}
+  nextId: 1,
   retry: 0,
   endShown: false,
   otherUndo: null,  // hot-seat: {seat, version, actions} another held seat may take back
@@ -117,6 +120,7 @@ function connect() {
   if (game.socket) {
     game.socket.onclose = null;
     game.socket.close();
+    dropPending();
   }
   const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
   const params = new URLSearchParams();
@@ -126,6 +130,7 @@ function connect() {
   game.socket = socket;
   game.socketSeat = game.seat;
   const token = game.seat !== null ? game.held[game.seat] : null;
+  game.socketLive = false;
   socket.onopen = () => {
     if (token) socket.send(JSON.stringify({ type: "auth", token }));
     game.retry = 0;
@@ -139,10 +144,20 @@ function connect() {
       return;
     }
     if (game.socket !== socket) return;
-    if (data.type === "state") accept(data, data.last);
-    else if (data.type === "error") toast(data.error ? data.error.message : "The server refused.", "error");
+    if (data.type === "state") {
+      game.socketLive = true;
+      accept(data, data.last);
+    } else if ((data.type === "done" || data.type === "error") && game.pending.has(data.id)) {
+      answered(data);
+    } else if (data.type === "error") {
+      toast(data.error ? data.error.message : "The server refused.", "error");
+    }
   };
   socket.onclose = (event) => {
+    if (game.socket === socket) {
+      game.socketLive = false;
+      dropPending();
+    }
     setConnection("offline");
     if (event.code === 4401 || event.code === 4403) {
       // This browser's key for the seat no longer works (the seat was claimed elsewhere): watch instead.
@@ -155,6 +170,43 @@ function connect() {
     const delay = Math.min(8000, 500 * 2 ** game.retry++);
     setTimeout(() => { if (game.socket === socket) connect(); }, delay);
   };
+}
+
+/** An action over the seat's socket (no HTTP request): resolves with {type: "done", version} once
+ * its new view has arrived, rejects with the refusal (the same codes as a POST). */
+function sendOverSocket(text) {
+  const id = game.nextId++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      game.pending.delete(id);
+      reject(new ApiError(0, "network", "The server did not answer in time."));
+    }, 15000);
+    game.pending.set(id, { resolve, reject, timer });
+    game.socket.send(JSON.stringify({ type: "action", action: text, version: game.version, id }));
+  });
+}
+
+function answered(data) {
+  const waiting = game.pending.get(data.id);
+  game.pending.delete(data.id);
+  clearTimeout(waiting.timer);
+  if (data.type === "done") waiting.resolve(data);
+  else {
+    const error = data.error || {};
+    waiting.reject(new ApiError(error.status || 409, error.code || "refused", error.message || "The server refused."));
+  }
+}
+
+function dropPending() {
+  for (const waiting of game.pending.values()) {
+    clearTimeout(waiting.timer);
+    waiting.reject(new ApiError(0, "network", "The connection dropped; here is the latest position."));
+  }
+  game.pending.clear();
+}
+
+function socketReady() {
+  return game.socketLive && game.socket && game.socket.readyState === WebSocket.OPEN && game.socketSeat === game.seat;
 }
 
 function setConnection(status) {
@@ -213,12 +265,16 @@ async function actAll(texts) {
     for (const text of texts) {
       const legal = (game.message && game.message.legal) || [];
       if (reply && !legal.includes(text)) break;
-      reply = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, {
-        method: "POST",
-        token: game.held[game.seat],
-        body: { seat: game.seat, action: text, version: game.version },
-      });
-      accept(reply, null);
+      if (socketReady()) {
+        reply = await sendOverSocket(text); // the new view came on the socket before the answer
+      } else {
+        reply = await api(`/api/games/${encodeURIComponent(gameId)}/actions`, {
+          method: "POST",
+          token: game.held[game.seat],
+          body: { seat: game.seat, action: text, version: game.version },
+        });
+        accept(reply, null);
+      }
     }
   } catch (err) {
     showRefusal(err);
