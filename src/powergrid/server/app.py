@@ -42,6 +42,13 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power G
 <a href="/docs">/docs</a>.</p></body></html>"""
 
 
+#: the seat-token header, documented for the routes that read it from the request themselves (as
+#: a declared parameter FastAPI would analyse it on every request, the hottest ones included)
+SEAT_TOKEN: dict[str, Any] = {"parameters": [{
+    "name": "Authorization", "in": "header", "required": True, "schema": {"type": "string"},
+    "description": "Bearer <the seat's token>"}]}
+
+
 def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
     """The store and the fan-out between processes: Redis if set, else PostgreSQL's LISTEN/NOTIFY
     (sent by the append transaction), else SQLite's notices table (written by it, read when the
@@ -210,7 +217,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Take an open seat of a public game (its token, once); seats with links are not open."""
         return await service_of(request).claim(game_id_checked(game_id), seat)
 
-    @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes)
+    @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes, openapi_extra=SEAT_TOKEN)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()]) -> Response:
         authorization = request.headers.get("authorization")
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
@@ -220,7 +227,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         live = await service.fresh(game_id)
         return JSONBytes(live.latest.body(game_id, seat))
 
-    @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes)
+    @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes,
+              openapi_extra=SEAT_TOKEN)
     async def post_action(game_id: str, body: PostAction, request: Request) -> Response:
         authorization = request.headers.get("authorization")
         """Take an action for a seat (its token), at the version the client saw."""
