@@ -198,3 +198,40 @@ def test_a_seat_socket_that_never_authenticates_is_closed(tmp_path: object) -> N
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4401
+
+
+def test_a_socket_gets_what_another_process_appended_while_it_authenticated(client: TestClient) -> None:
+    # a bot worker's move that lands between the socket's first look at the game and its being
+    # watched was announced while nobody here watched: it must still reach the socket
+    game = create(client, 2)
+    gid = game["game_id"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    seat = client.get(f"/api/games/{gid}").json()["to_act"]
+    live = client.portal.call(service.fresh, gid)  # type: ignore[union-attr]
+    assert live.version == 0 and not live.watchers
+    # another process appends version 1 and announces it; this process ignores games it doesn't watch
+    assert service.store.append(gid, 1, seat, "open 3 3", status="playing", round_=1, to_act=1 - seat)
+    service.on_notify(gid, 1)
+    assert live.version == 0
+    attached, wake = client.portal.call(service.attach, live)  # type: ignore[union-attr]
+    assert attached is live and live.version == 1 and live in [service.cache.get(gid)]
+    service.unwatch(live, wake)
+
+
+def test_a_socket_watches_the_game_the_cache_holds(client: TestClient) -> None:
+    # the cache dropped the game while the socket authenticated: actions go to the cached object,
+    # so that is the one the socket must watch
+    game = create(client, 2)
+    gid = game["game_id"]
+    tokens = {s["seat"]: s["token"] for s in game["seats"]}
+    service = client.app.state.service  # type: ignore[attr-defined]
+    seat = client.get(f"/api/games/{gid}").json()["to_act"]
+    stale = client.portal.call(service.fresh, gid)  # type: ignore[union-attr]
+    service.cache.forget(gid)
+    assert client.get(f"/api/games/{gid}").json()["version"] == 0  # loaded again: a new object
+    attached, wake = client.portal.call(service.attach, stale)  # type: ignore[union-attr]
+    assert attached is not stale and attached is service.cache.get(gid)
+    r = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
+                    json={"seat": seat, "action": "open 3 3", "version": 0})
+    assert r.status_code == 200 and wake.is_set()
+    service.unwatch(attached, wake)

@@ -272,6 +272,24 @@ class GameService:
         live.watchers.add(event)
         return event
 
+    async def attach(self, live: LiveGame) -> tuple[LiveGame, asyncio.Event]:
+        """Watch a game for a socket that has just been let in; the game object it must watch and
+        its wake-up. While the socket authenticated, the game was nobody's here: another process's
+        append was not caught up (only watched games are), and the cache may have dropped the game
+        (then an action would go to a newly loaded object, not to this one). So: watch the object
+        the cache holds (this one if none), then catch up with the log once."""
+        current = self.cache.get(live.game_id) or live
+        wake = self.watch(current)
+        try:
+            if current is live and self.cache.get(live.game_id) is None:
+                self.cache.remember(live)
+            async with current.lock:
+                await self.cache.catch_up(current)
+        except BaseException:
+            self.unwatch(current, wake)
+            raise
+        return current, wake
+
     def unwatch(self, live: LiveGame, event: asyncio.Event) -> None:
         live.watchers.discard(event)
         if not live.watchers and live.state.is_over:

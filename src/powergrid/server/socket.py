@@ -160,7 +160,11 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
     except ApiError as exc:
         await _refuse(ws, exc, client, game_id)
         return
-    wake = service.watch(live)
+    try:
+        live, wake = await service.attach(live)
+    except ApiError as exc:
+        await _refuse(ws, exc, client, game_id)
+        return
     pusher = Pusher(ws, live, seat)
     sender = asyncio.create_task(pusher.run(wake))
     try:
