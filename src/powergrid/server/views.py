@@ -58,7 +58,8 @@ def display_log(state: pg.GameState, start: int = 0,
     return [e for e, _ in part], [t for _, t in part], len(shown)
 
 
-def auction_status(view: pg.GameView, tally: round_log.RoundTally) -> list[dict[str, Any]] | None:
+def auction_status(view: pg.GameView, tally: round_log.RoundTally,
+                   auction: dict[str, Any] | None = None) -> list[dict[str, Any]] | None:
     """This round's auction per seat (phase 2 only): bought (plant, price), passed, or still to go.
 
     ``done`` in the view's auction marks the seats finished with this round's auction; those in the
@@ -66,7 +67,8 @@ def auction_status(view: pg.GameView, tally: round_log.RoundTally) -> list[dict[
     """
     if view.phase != pg.Phase.AUCTION:
         return None
-    auction = view.to_dict(include_log=False)["auction"]
+    if auction is None:
+        auction = view.to_dict(include_log=False)["auction"]
     out: list[dict[str, Any]] = []
     for seat in range(view.players):
         bought = tally.seats[seat].plant if tally.round == view.round and tally.seats else None
@@ -95,7 +97,7 @@ def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
     data["log"] = list(log_tail.entries)
     data["log_text"] = list(log_tail.text)
     data["log_total"] = log_tail.total
-    data["auction_status"] = auction_status(view, log_tail.tally)
+    data["auction_status"] = auction_status(view, log_tail.tally, data["auction"])
     scn = view.scn
     # the first game never reaches Step 2 (docs/rules.md, First game)
     data["stakes"] = {"end_cities": scn.end_cities,
