@@ -51,10 +51,9 @@ def record_aec(env: rl.PowerGridAEC, seeds: list[int]) -> list[list[int]]:
     return games
 
 
-def record_vector(n: int, steps: int) -> list[list[int]]:
-    vec = rl.vector_env(n, seed=0, opponents=None)
-    rng = random.Random(0)
-    obs, _ = vec.reset()
+def record_vector(vec: rl.PowerGridVectorEnv, steps: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    obs, _ = vec.reset(seed=seed)
     batches = []
     for _ in range(steps):
         batches.append([pick(m, rng) for m in obs["action_mask"]])
@@ -102,9 +101,10 @@ def main() -> int:
             spent = time.process_time() - start
             assert env.game.is_over
     else:
-        batches = record_vector(args.envs, args.steps)
-        vec = rl.vector_env(args.envs, seed=0, opponents=None)
-        vec.reset()
+        vec = rl.vector_env(args.envs, opponents=None)
+        record_vector(vec, args.steps, 1000)  # warm-up, other games
+        batches = record_vector(vec, args.steps, 0)
+        vec.reset(seed=0)
         if not args.setup_only:
             start = time.process_time()
             for batch in batches:

@@ -282,12 +282,12 @@ class IncrementalEncoder:
         me = memo.seat
         if memo.money != state.money:
             table = self._money_table
-            for at, v in zip(self._money_at[me], state.money):
+            for at, v in zip(self._money_at[me], state.money, strict=False):
                 view[at] = table[v]
             memo.money = state.money[:]
         if memo.powered != state.powered:
             table = self._powered_table
-            for at, v in zip(self._powered_at[me], state.powered):
+            for at, v in zip(self._powered_at[me], state.powered, strict=False):
                 view[at] = table[v]
             memo.powered = state.powered[:]
         mine = False
@@ -295,18 +295,18 @@ class IncrementalEncoder:
         if memo.res != res:
             before = memo.res
             mine = before is None or before[4 * me:4 * me + 4] != res[4 * me:4 * me + 4]
-            for at, v, table in zip(self._res_at[me], res, self._res_tables):
+            for at, v, table in zip(self._res_at[me], res, self._res_tables, strict=False):
                 view[at] = table[v]
             memo.res = res[:]
         market_res = state.market_res
         if memo.market_res != market_res:
-            for (at, table, price_at, price_table), v, prices in zip(self._market_res, market_res,
-                                                                     self.encoder._prices(state)):
+            for (at, table, price_at, price_table), v, prices in zip(
+                    self._market_res, market_res, self.encoder._prices(state), strict=False):
                 view[at] = table[v]
                 view[price_at] = price_table[prices[v]]
             memo.market_res = market_res[:]
         if memo.supply != state.supply:
-            for (at, table), v in zip(self._supply, state.supply):
+            for (at, table), v in zip(self._supply, state.supply, strict=False):
                 view[at] = table[v]
             memo.supply = state.supply[:]
         if memo.round != state.round:
