@@ -14,7 +14,9 @@ instruction counts is the counted part alone::
     valgrind --tool=callgrind --callgrind-out-file=/tmp/b python benchmarks/rl_workload.py aec
 
 (read "Collected" of each and divide by the decisions printed; run it once without valgrind
-first, so neither run pays for compiling the sources).
+first, so neither run pays for compiling the sources). Set ``PYTHONHASHSEED=0`` and
+``OPENBLAS_NUM_THREADS=1``: string hashing moves the counts by up to 10% from run to run, and
+OpenBLAS's idle threads add their spinning to them.
 """
 
 from __future__ import annotations
