@@ -128,3 +128,16 @@ def test_a_pickled_vector_env_steps_on_exactly_as_the_original() -> None:
         assert obs["observation"].tobytes() == again["observation"].tobytes()
         assert np.array_equal(rewards, rewards2) and np.array_equal(terminated, terminated2)
         assert np.array_equal(vec.action_masks(), obs["action_mask"].astype(bool))
+
+
+def test_numbers_past_the_tables_are_the_encoders() -> None:
+    """Money and resources beyond the kept tables of scaled values (a very long game) grow
+    the tables and still give the encoder's values."""
+    fast = IncrementalEncoder(_oracle(4, 42))
+    kept = fast.seat_observation(1)
+    state = pg.new_game(pg.GameConfig(players=4, seed=4))
+    fast.encode(state, kept)
+    state.money[0] = 5_000
+    state.money[2] = 1_024
+    state.supply[0] = 3_000
+    assert fast.encode(state, kept).tobytes() == _oracle(4, 42).encode(state, 1).tobytes()

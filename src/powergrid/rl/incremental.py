@@ -30,6 +30,29 @@ from .observation import _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, Observatio
 _TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
 _NO_PLANT = np.zeros(len(PLANT_FEATURES), dtype=np.float32)
 
+#: (cap, denominator) -> the scaled value of 0, 1, 2...: ``min(v, cap) / denominator`` as the
+#: encoder computes it (in double precision; the float32 rounding happens on the write)
+_TABLES: dict[tuple[float, float], list[float]] = {}
+_TABLE_SIZE = 1024
+
+
+def _scaled_values(cap: float, denominator: float) -> list[float]:
+    table = _TABLES.get((cap, denominator))
+    if table is None:
+        table = _TABLES[cap, denominator] = []
+        _extend(table, cap, denominator, _TABLE_SIZE)
+    return table
+
+
+def _extend(table: list[float], cap: float, denominator: float, size: int) -> None:
+    table.extend((v if v < cap else cap) / denominator for v in range(len(table), size))
+
+
+def _grow_tables(needed: int) -> None:
+    """Every table long enough for the values 0 .. needed - 1 (in place: encoders hold them)."""
+    for (cap, denominator), table in _TABLES.items():
+        _extend(table, cap, denominator, needed)
+
 
 class SeatObservation:
     """One seat's last observation and the inputs each part was written from."""
@@ -60,7 +83,7 @@ class SeatObservation:
         self.res: list[int] | None = None
         self.market_res: list[int] | None = None
         self.supply: list[int] | None = None
-        self.ones: np.ndarray | None = None
+        self.ones: frozenset[int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__ if name != "view"}
@@ -102,25 +125,28 @@ class IncrementalEncoder:
         self._cities_at = [[player(me, s, 1) for s in range(n)] for me in range(n)]
         self._powered_at = [[player(me, s, 2) for s in range(n)] for me in range(n)]
         self._res_at = [[player(me, s, 3 + r) for s in range(n) for r in range(4)] for me in range(n)]
-        self._money_scale = scale[player(0, 0, 0)]
         self._cities_scale = scale[player(0, 0, 1)]
-        self._powered_scale = scale[player(0, 0, 2)]
-        self._res_scale = [scale[player(0, 0, 3 + r)] for r in range(4)] * n
+        # The numbers that change often are read from tables of their scaled values.
+        self._money_table = _scaled_values(*scale[player(0, 0, 0)])
+        self._powered_table = _scaled_values(*scale[player(0, 0, 2)])
+        self._res_tables = [_scaled_values(*scale[player(0, 0, 3 + r)]) for r in range(4)] * n
         self._round = (at["round"], *scale[at["round"]])
         self._most = (at["most_cities"], *scale[at["most_cities"]])
         self._powerable = (at["my_powerable"], *scale[at["my_powerable"]])
         self._bid = (at["auction_bid"], *scale[at["auction_bid"]])
         self._deck = (at["deck"], *scale[at["deck"]])
-        self._market_res = [(at["resource_market"] + r, *scale[at["resource_market"] + r]) for r in range(4)]
-        self._price = [(at["resource_price"] + r, *scale[at["resource_price"] + r]) for r in range(4)]
-        self._supply = [(at["resource_supply"] + r, *scale[at["resource_supply"] + r]) for r in range(4)]
+        self._market_res = [(at["resource_market"] + r, _scaled_values(*scale[at["resource_market"] + r]),
+                             at["resource_price"] + r, _scaled_values(*scale[at["resource_price"] + r]))
+                            for r in range(4)]
+        self._supply = [(at["resource_supply"] + r, _scaled_values(*scale[at["resource_supply"] + r]))
+                        for r in range(4)]
         written = {self._round[0], self._most[0], self._powerable[0], self._bid[0], self._deck[0],
-                   *(x[0] for x in self._market_res + self._price + self._supply),
+                   *(x[k] for x in self._market_res for k in (0, 2)), *(x[0] for x in self._supply),
                    *(p for table in (self._money_at, self._cities_at, self._powered_at, self._res_at)
                      for p in table[0])}
         if written != set(scale):
             raise AssertionError("incremental numbers out of step with the encoder's")  # pragma: no cover
-        self._ones: dict[Any, np.ndarray] = {}
+        self._ones: dict[Any, frozenset[int]] = {}
 
     def seat_observation(self, seat: int) -> SeatObservation:
         return SeatObservation(seat, self.size, self.players)
@@ -162,10 +188,17 @@ class IncrementalEncoder:
             at, _, denominator = self._powerable
             memo.view[at] = self.encoder._powerable(state, memo.seat) / denominator
         ones = self.ones(state, memo.seat)
-        if ones is not memo.ones:
-            if memo.ones is not None:
-                memo.array[memo.ones] = 0.0
-            memo.array[ones] = 1.0
+        before = memo.ones
+        if ones is not before:
+            view = memo.view
+            if before is None:
+                for at in ones:
+                    view[at] = 1.0
+            else:  # a few flags move (who acts, an auction's status): set differences in C
+                for at in before - ones:
+                    view[at] = 0.0
+                for at in ones - before:
+                    view[at] = 1.0
             memo.ones = ones
         plant = state.auc_plant
         if plant != memo.auction_plant:
@@ -236,40 +269,45 @@ class IncrementalEncoder:
         """Money, powered cities, resources, the resource market and supply, the round, the
         bid and the deck size, each group written when it changed. True when my resources
         changed (my powerable cities may have)."""
+        try:
+            return self._write_number_groups(state, memo)
+        except IndexError:  # a number past its table (a very long game): longer tables, again
+            _grow_tables(max(*state.money, *state.powered, *state.res, *state.market_res, *state.supply) + 1)
+            return self._write_number_groups(state, memo)
+
+    def _write_number_groups(self, state: GameState, memo: SeatObservation) -> bool:
+        # A group is written whole (a table read per number) and remembered only once written,
+        # so an IndexError part-way leaves it to be written again.
         view = memo.view
         me = memo.seat
         if memo.money != state.money:
-            cap, denominator = self._money_scale
-            for at, v in zip(self._money_at[me], state.money, strict=True):
-                view[at] = (v if v < cap else cap) / denominator
+            table = self._money_table
+            for at, v in zip(self._money_at[me], state.money, strict=False):
+                view[at] = table[v]
             memo.money = state.money[:]
         if memo.powered != state.powered:
-            cap, denominator = self._powered_scale
-            for at, v in zip(self._powered_at[me], state.powered, strict=True):
-                view[at] = (v if v < cap else cap) / denominator
+            table = self._powered_table
+            for at, v in zip(self._powered_at[me], state.powered, strict=False):
+                view[at] = table[v]
             memo.powered = state.powered[:]
         mine = False
         res = state.res
         if memo.res != res:
             before = memo.res
             mine = before is None or before[4 * me:4 * me + 4] != res[4 * me:4 * me + 4]
-            for at, v, (cap, denominator) in zip(self._res_at[me], res, self._res_scale, strict=True):
-                view[at] = (v if v < cap else cap) / denominator
+            for at, v, table in zip(self._res_at[me], res, self._res_tables, strict=False):
+                view[at] = table[v]
             memo.res = res[:]
         market_res = state.market_res
         if memo.market_res != market_res:
-            prices = self.encoder._prices(state)
-            for r in range(4):
-                at, cap, denominator = self._market_res[r]
-                v = market_res[r]
-                view[at] = (v if v < cap else cap) / denominator
-                at, cap, denominator = self._price[r]
-                v = prices[r][v]
-                view[at] = (v if v < cap else cap) / denominator
+            for (at, table, price_at, price_table), v, prices in zip(
+                    self._market_res, market_res, self.encoder._prices(state), strict=False):
+                view[at] = table[v]
+                view[price_at] = price_table[prices[v]]
             memo.market_res = market_res[:]
         if memo.supply != state.supply:
-            for (at, cap, denominator), v in zip(self._supply, state.supply, strict=True):
-                view[at] = (v if v < cap else cap) / denominator
+            for (at, table), v in zip(self._supply, state.supply, strict=False):
+                view[at] = table[v]
             memo.supply = state.supply[:]
         if memo.round != state.round:
             at, cap, denominator = self._round
@@ -289,9 +327,9 @@ class IncrementalEncoder:
         return mine
 
     # ------------------------------------------------------------------ one-hot flags
-    def ones(self, state: GameState, me: int) -> np.ndarray:
+    def ones(self, state: GameState, me: int) -> frozenset[int]:
         """Positions of the one-hot flags that are 1, kept per combination of what sets them
-        (the same array object for the same combination)."""
+        (the same set object for the same combination)."""
         auc_plant = state.auc_plant
         key = (me, state.step, state.phase, state.current_player, state.discard_seat == me,
                not state.cities[me], state.order, state.auc_done,
@@ -304,5 +342,5 @@ class IncrementalEncoder:
             found = self._ones[key] = self._find_ones(state, me)
         return found
 
-    def _find_ones(self, state: GameState, me: int) -> np.ndarray:
-        return np.array(self.encoder.one_positions(state, me), dtype=np.intp)
+    def _find_ones(self, state: GameState, me: int) -> frozenset[int]:
+        return frozenset(self.encoder.one_positions(state, me))
