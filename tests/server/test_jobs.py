@@ -118,3 +118,34 @@ def test_a_job_is_not_taken_before_its_time(engine: Engine) -> None:
     with engine.connect() as conn:
         statuses = dict(conn.execute(select(db.jobs.c.key, db.jobs.c.status)).all())
     assert statuses == {"later": "queued", "now": "running"}
+
+
+def test_a_long_job_keeps_its_lease_and_a_quick_one_is_never_renewed(engine: Engine) -> None:
+    from powergrid.server.bot_worker import LeaseKeeper
+
+    queue = JobQueue(engine, lease_s=2.0)
+    renewed: list[int] = []
+
+    class Counting(JobQueue):
+        def renew(self, job):  # type: ignore[no-untyped-def]
+            renewed.append(job.id)
+            return queue.renew(job)
+
+    keeper = LeaseKeeper(Counting(engine, lease_s=2.0), every=2.0 / 3, name="w1")
+    try:
+        queue.enqueue(spec("quick"))
+        queue.enqueue(spec("long"))
+        quick = queue.claim("w1", [QUICK])
+        assert quick is not None
+        keeper.holding(quick)  # done before the keeper's next look
+        keeper.holding(None)
+        queue.done(quick)
+        long = queue.claim("w1", [QUICK])
+        assert long is not None and long.key == "long"
+        keeper.holding(long)
+        time.sleep(3.0)  # past the 2 s lease: only the renewals keep it
+        assert queue.claim("w2", [QUICK]) is None
+        keeper.holding(None)
+        assert renewed and set(renewed) == {long.id}
+    finally:
+        keeper.stop()

@@ -46,6 +46,41 @@ GAMES_KEPT = 64
 SEARCH_NICENESS = 10
 
 
+class LeaseKeeper:
+    """Renews the lease of the job its worker is on, from one thread for the worker's whole life: a
+    thread started per job cost more than a quick bot's move. Every ``every`` seconds (a third of
+    the lease) it renews the job it also saw at its previous look, so a job is renewed at most two
+    looks after it began, before its lease (three looks) runs out; quick jobs are never renewed."""
+
+    def __init__(self, queue: JobQueue, every: float, name: str) -> None:
+        self.queue = queue
+        self.every = every
+        self.name = name
+        self._job: Job | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def holding(self, job: Job | None) -> None:
+        self._job = job
+        if job is not None and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        seen: Job | None = None
+        while not self._stop.wait(self.every):
+            job = self._job
+            if job is not None and job is seen:
+                try:
+                    self.queue.renew(job)
+                except Exception as exc:
+                    log.warning("worker %s: renewing job %d failed (%s)", self.name, job.id, exc)
+            seen = job
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
 class BotWorker:
     """One worker: claims jobs of its lanes, one at a time, and does them."""
 
@@ -63,6 +98,7 @@ class BotWorker:
         #: told when a job is queued anywhere (PostgreSQL; job_notices.py)
         self.notices = JobNotices(settings.database_url) if settings.is_postgres else None
         self.queue = JobQueue(self.engine, settings.job_lease_s, settings.search_per_client)
+        self.keeper = LeaseKeeper(self.queue, settings.job_lease_s / 3, self.name)
         self.games: OrderedDict[str, tuple[GameRow, deque[Frame]]] = OrderedDict()
         self._redis = None
         if settings.redis_url:
@@ -108,9 +144,7 @@ class BotWorker:
             log.error("worker %s: no handler for job kind %r (job %d); leaving it", self.name, job.kind,
                       job.id)
             return
-        renewing = threading.Event()
-        keeper = threading.Thread(target=self._keep_lease, args=(job, renewing), daemon=True)
-        keeper.start()
+        self.keeper.holding(job)
         try:
             handler(self, job)
             self.done += 1
@@ -119,16 +153,7 @@ class BotWorker:
             log.exception("worker %s: job %d (%s %s) failed", self.name, job.id, job.kind, job.key)
             self.games.pop(job.game_id or "", None)
         finally:
-            renewing.set()
-            keeper.join()
-
-    def _keep_lease(self, job: Job, finished: threading.Event) -> None:
-        while not finished.wait(self.settings.job_lease_s / 3):
-            try:
-                if not self.queue.renew(job):
-                    return
-            except Exception as exc:
-                log.warning("worker %s: renewing job %d failed (%s)", self.name, job.id, exc)
+            self.keeper.holding(None)
 
     def resume_waiting_games(self) -> None:
         """Enqueue the bot turns of games that wait for a bot but have no job (older databases)."""
@@ -228,6 +253,7 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
     try:
         worker.run(stop, parent)
     finally:
+        worker.keeper.stop()
         worker.bell.close()
         if worker.notices is not None:
             worker.notices.close()

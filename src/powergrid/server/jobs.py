@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, func, or_, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import db
@@ -89,9 +89,42 @@ def enqueue(conn: Connection, spec: JobSpec) -> None:
 
 def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
     """Finish the job in the caller's transaction (the same one that stores its effect)."""
-    conn.execute(update(db.jobs).where(db.jobs.c.id == job_id).values(
-        status=DONE, finished_at=time.time(), lease_until=None,
-        result=None if result is None else json.dumps(result)))
+    conn.execute(_MARK_DONE, {"b_id": job_id, "b_finished_at": time.time(),
+                              "b_result": None if result is None else json.dumps(result)})
+
+
+# Statements built once: a bot worker claims a job per bot move, and building the expressions each
+# time cost more than the database did (the values are bound parameters).
+_J = db.jobs
+_CLAIMABLE = or_(_J.c.status == QUEUED, and_(_J.c.status == RUNNING, _J.c.lease_until < bindparam("b_now")))
+_TAKE = (update(_J).where(_J.c.id == bindparam("b_id"), _CLAIMABLE)
+         .values(status=RUNNING, lease_until=bindparam("b_lease_until"), worker=bindparam("b_worker"),
+                 attempts=_J.c.attempts + 1))
+_GIVE_UP = (update(_J).where(_J.c.id == bindparam("b_id"))
+            .values(status=FAILED, finished_at=bindparam("b_now"), lease_until=None,
+                    result=bindparam("b_result")))
+_MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
+              .values(status=DONE, finished_at=bindparam("b_finished_at"), lease_until=None,
+                      result=bindparam("b_result")))
+_NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane.in_(bindparam("b_lanes", expanding=True)),
+                                                    _J.c.status == QUEUED)
+_RENEW = (update(_J).where(_J.c.id == bindparam("b_id"), _J.c.worker == bindparam("b_worker"),
+                           _J.c.status == RUNNING)
+          .values(lease_until=bindparam("b_lease_until")))
+
+
+def _candidates(lane: str, search_per_client: int, postgres: bool) -> Any:
+    """The query for a lane's next due jobs (a few: on SQLite another worker may take the first)."""
+    query = (select(_J).where(_J.c.lane == lane, _CLAIMABLE, _J.c.not_before <= bindparam("b_now"))
+             .order_by(_J.c.not_before, _J.c.id).limit(4))
+    if lane == SEARCH and search_per_client > 0:
+        busy = (select(_J.c.client).where(_J.c.lane == SEARCH, _J.c.status == RUNNING,
+                                          _J.c.lease_until >= bindparam("b_now"), _J.c.client.is_not(None))
+                .group_by(_J.c.client).having(func.count() >= search_per_client))
+        query = query.where(or_(_J.c.client.is_(None), _J.c.client.not_in(busy)))
+    if postgres:
+        query = query.with_for_update(skip_locked=True, of=_J)
+    return query
 
 
 class JobQueue:
@@ -103,6 +136,7 @@ class JobQueue:
         self.lease_s = lease_s
         self.search_per_client = search_per_client
         self.max_attempts = max_attempts
+        self._queries: dict[str, Any] = {}
 
     def enqueue(self, spec: JobSpec) -> None:
         with self.engine.begin() as conn:
@@ -117,29 +151,20 @@ class JobQueue:
         return None
 
     def _claim_in(self, worker: str, lane: str) -> Job | None:
-        j = db.jobs
+        query = self._queries.get(lane)
+        if query is None:
+            query = _candidates(lane, self.search_per_client, self.engine.dialect.name == "postgresql")
+            self._queries[lane] = query
         now = time.time()
-        claimable = or_(j.c.status == QUEUED, and_(j.c.status == RUNNING, j.c.lease_until < now))
-        query = (select(j).where(j.c.lane == lane, claimable, j.c.not_before <= now)
-                 .order_by(j.c.not_before, j.c.id).limit(4))
-        if lane == SEARCH and self.search_per_client > 0:
-            busy = (select(j.c.client).where(j.c.lane == SEARCH, j.c.status == RUNNING,
-                                             j.c.lease_until >= now, j.c.client.is_not(None))
-                    .group_by(j.c.client).having(func.count() >= self.search_per_client))
-            query = query.where(or_(j.c.client.is_(None), j.c.client.not_in(busy)))
-        postgres = self.engine.dialect.name == "postgresql"
-        if postgres:
-            query = query.with_for_update(skip_locked=True, of=j)
         with self.engine.begin() as conn:
-            for row in conn.execute(query).all():
-                taken = conn.execute(update(j).where(j.c.id == row.id, claimable).values(
-                    status=RUNNING, lease_until=now + self.lease_s, worker=worker, attempts=j.c.attempts + 1))
+            for row in conn.execute(query, {"b_now": now}).all():
+                taken = conn.execute(_TAKE, {"b_id": row.id, "b_now": now, "b_worker": worker,
+                                             "b_lease_until": now + self.lease_s})
                 if taken.rowcount != 1:
                     continue  # SQLite: another worker took it between our read and our write
                 if row.attempts + 1 > self.max_attempts:
-                    conn.execute(update(j).where(j.c.id == row.id).values(
-                        status=FAILED, finished_at=now, lease_until=None,
-                        result=json.dumps({"error": f"given up after {row.attempts} attempts"})))
+                    conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
+                        {"error": f"given up after {row.attempts} attempts"})})
                     continue
                 return Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version, row.client,
                            json.loads(row.payload), row.attempts + 1, worker)
@@ -147,19 +172,15 @@ class JobQueue:
 
     def next_due(self, lanes: list[str]) -> float | None:
         """When the soonest queued job of these lanes is due (a paced bot's turn waits), or None."""
-        j = db.jobs
         with self.engine.connect() as conn:
-            due = conn.execute(select(func.min(j.c.not_before)).where(
-                j.c.lane.in_(lanes), j.c.status == QUEUED)).scalar()
+            due = conn.execute(_NEXT_DUE, {"b_lanes": list(lanes)}).scalar()
         return None if due is None else float(due)
 
     def renew(self, job: Job) -> bool:
         """Extend the lease of a job still being worked on; False if it was lost (expired and taken)."""
-        j = db.jobs
         with self.engine.begin() as conn:
-            result = conn.execute(update(j).where(j.c.id == job.id, j.c.worker == job.worker,
-                                                  j.c.status == RUNNING)
-                                  .values(lease_until=time.time() + self.lease_s))
+            result = conn.execute(_RENEW, {"b_id": job.id, "b_worker": job.worker,
+                                           "b_lease_until": time.time() + self.lease_s})
             return result.rowcount == 1
 
     def done(self, job: Job, result: Any = None) -> None:
