@@ -9,9 +9,9 @@ games of six ``mcts:strong`` bots created by the same client (nobody watches the
 in every game.
 
 For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario it prints:
-- act p50/p99: with ``--act http``, the server-side time of the people's POSTs (the `Server-Timing`
-  header); with ``--act socket`` (how the browser acts), the round trip from sending the action on
-  the seat's socket to its answer, seen by the client (so it includes the client's own lag);
+- act p50/p99: the server-side time of the people's actions: POSTs with ``--act http`` (the
+  `Server-Timing` header), socket messages with ``--act socket``, how the browser acts (the
+  ``ms`` of their ``done`` answers);
 - bot p50/p99: from sending the POST that made it the bot's turn to the bot's move arriving on the
   socket (what the person sees: the POST's own time is in it);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
@@ -141,8 +141,9 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                         await sockets[seat].send(json.dumps({"type": "action", "action": action,
                                                              "version": version, "id": ref}))
                         reply = await asyncio.wait_for(answers[ref], 30)
-                        post_ms.append((time.perf_counter() - sent) * 1000)  # round trip, client side
                         ok = reply["type"] == "done"
+                        if ok:
+                            post_ms.append(reply["ms"])  # the server's time on it
                     else:
                         r = await http.post(f"/api/games/{gid}/actions",
                                             headers={"Authorization": f"Bearer {tokens[seat]}"},
