@@ -12,8 +12,11 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
 - act p50/p99: the server-side time of the people's actions: POSTs with ``--act http`` (the
   `Server-Timing` header), socket messages with ``--act socket``, how the browser acts (the
   ``ms`` of their ``done`` answers);
-- bot p50/p99: from sending the POST that made it the bot's turn to the bot's move arriving on the
-  socket (what the person sees: the POST's own time is in it);
+- turn p50/p99: the heuristic bots' turns as the server saw them, from the job's enqueueing (in the
+  commit of the action that made it the bot's turn) to the bot's move committed;
+- bot p50/p99: from sending the action that made it the bot's turn to the bot's move arriving on
+  the socket, as the client saw it (the action's own time and the client's lag are in it);
+- client lag p99: how late the client's own event loop woke (it shares the two cores);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
   action likewise for the bot-worker processes (search games' CPU included).
@@ -179,8 +182,16 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                     totals["errors"] += 1
                     print(f"game failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
+        client_lag: list[float] = []
+
+        async def watch_lag() -> None:  # the client's own lateness: it shares the cores too
+            while time.monotonic() < deadline:
+                asked = time.perf_counter()
+                await asyncio.sleep(0.05)
+                client_lag.append((time.perf_counter() - asked - 0.05) * 1000)
+
         began = time.monotonic()
-        await asyncio.gather(*(worker(i) for i in range(games)))
+        await asyncio.gather(watch_lag(), *(worker(i) for i in range(games)))
         elapsed = time.monotonic() - began
         search_actions = 0
         for gid in search_ids:
@@ -191,6 +202,7 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             "search_actions": search_actions,
             "post_p50": pct(post_ms, 0.5), "post_p99": pct(post_ms, 0.99),
             "bot_p50": pct(bot_ms, 0.5), "bot_p99": pct(bot_ms, 0.99), "bot_replies": len(bot_ms),
+            "client_lag_p50": pct(client_lag, 0.5), "client_lag_p99": pct(client_lag, 0.99),
             "lag_p99": max((x["p99"] for x in lags), default=0.0),
             "lag_max": max((x["max"] for x in lags), default=0.0), "web_processes_sampled": len(stats),
             "games_finished": totals["games_finished"], "refused": totals["refused"],
@@ -282,6 +294,22 @@ def cpu_by_role(pid: int) -> dict[str, float]:
     return out
 
 
+def bot_turn_ms(url: str, since: float) -> list[float]:
+    """The heuristic bots' turns as the server saw them: from the job's enqueueing (in the commit of
+    the action that made it the bot's turn) to its being done (in the commit of the bot's move)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT created_at, finished_at FROM jobs WHERE kind = 'bot_turn' AND "
+                                     "lane = 'quick' AND status = 'done' AND created_at >= :since"),
+                                {"since": since}).all()
+    finally:
+        engine.dispose()
+    return [(done - queued) * 1000 for queued, done in rows if done is not None]
+
+
 def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.Namespace,
             workdir: Path) -> dict:
     schema = None
@@ -298,12 +326,14 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
     try:
         time.sleep(1.0)  # the bot workers start
         before = cpu_by_role(proc.pid)
+        began_at = time.time()
         search_games = args.search_games if scenario == "search" else 0
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
                               "--games", str(args.games), "--search-games", str(search_games),
                               "--act", act],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
+        turns = bot_turn_ms(url, began_at)
         if out.returncode != 0:
             raise SystemExit(f"the load client failed:\n{out.stderr[-3000:]}")
         result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -313,6 +343,7 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         result["web_cpu_ms"] = (after["web"] - before["web"]) * 1000 / actions
         result["bots_cpu_ms"] = (after["bots"] - before["bots"]) * 1000 / max(
             1, result["actions"] + result["search_actions"])
+        result["turn_p50"], result["turn_p99"] = pct(turns, 0.5), pct(turns, 0.99)
         return result
     finally:
         proc.terminate()
@@ -345,23 +376,23 @@ def main() -> None:
         print(json.dumps(result))
         return
     load = os.getloadavg()
-    print(f"{args.games} concurrent 3-player games (2 people: own socket, actions POSTed; 1 heuristic "
-          f"bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; {args.seconds:.0f} s per "
-          f"run; "
-          f"{os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
-    header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'bot p50':>7} "
-              f"{'p99':>6} "
+    print(f"{args.games} concurrent 3-player games (2 people, each with their own socket; 1 "
+          f"heuristic bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; "
+          f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
+    header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "
+              f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'client lag':>10} "
               f"{'lag p99':>7} {'max':>6} {'actions':>7} {'search':>6} {'web CPU':>7} {'bots CPU':>8} "
               f"{'err':>4}")
-    print(header + "\n" + " " * 29 + "(ms)" + " " * 36 + "actions (ms/action)")
+    print(header + "\n" + " " * 29 + "(ms)" + " " * 66 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as tmp:
         for backend in args.backends.split(","):
             for workers in (int(w) for w in args.workers.split(",")):
                 for scenario, act in ((s, a) for s in args.scenarios.split(",") for a in args.act.split(",")):
                     r = run_one(backend, workers, scenario, act, args, Path(tmp))
                     print(f"{backend:8} {workers:3d} {scenario:8} {act:6} {r['post_p50']:8.1f} "
-                          f"{r['post_p99']:6.1f} "
-                          f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['lag_p99']:7.1f} {r['lag_max']:6.0f} "
+                          f"{r['post_p99']:6.1f} {r['turn_p50']:8.1f} {r['turn_p99']:5.0f} "
+                          f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['client_lag_p99']:10.0f} "
+                          f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['errors'] + r['refused']:4d}", flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")

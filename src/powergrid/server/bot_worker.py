@@ -107,7 +107,7 @@ class BotWorker:
             self._redis = redis.Redis.from_url(settings.redis_url)
         self.done = 0
 
-    def run(self, stop: threading.Event, parent: int | None = None) -> None:
+    def run(self, stop: threading.Event | StopFlag, parent: int | None = None) -> None:
         """Work until ``stop`` is set (or the parent process is gone)."""
         self.resume_waiting_games()
         poll = self.settings.poll_ms / 1000
@@ -232,9 +232,28 @@ HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn
 
 
 # ---------------------------------------------------------------------- processes
+class StopFlag:
+    """Set from a signal handler. A handler must take no lock: with a threading.Event, a second
+    signal (the server's SIGTERM and then the parent-death one) arriving while the first handler
+    held the event's lock deadlocked the worker, which then outlived the server."""
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def wait(self, timeout: float) -> bool:
+        time.sleep(timeout)
+        return self._set
+
+
 def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) -> None:
     """The body of a worker process: work until SIGTERM/SIGINT."""
-    stop = threading.Event()
+    stop = StopFlag()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     if SEARCH in lanes:
@@ -243,7 +262,7 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
 
     def stopping(*_: object) -> None:
         stop.set()
-        worker.bell.ring()
+        worker.bell.ring()  # a datagram: no lock either
 
     signal.signal(signal.SIGTERM, stopping)
     signal.signal(signal.SIGINT, stopping)
