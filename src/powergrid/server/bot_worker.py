@@ -29,9 +29,10 @@ from collections.abc import Callable
 from . import db, snapshots
 from .append import next_frame, status_of
 from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
+from .cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
 from .coach_jobs import COACH_HANDLERS
 from .doorbell import JOBS, Bells
-from .frames import Frame
+from .frames import FRAMES_KEPT, Frame
 from .job_notices import JobNotices
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
@@ -40,8 +41,8 @@ from .store import GameRow, Store
 
 log = logging.getLogger("powergrid.bots")
 
-#: games a worker keeps in memory (it plays a few games' turns in a row)
-GAMES_KEPT = 64
+#: the fewest games a worker keeps in memory, whatever its memory bound
+GAMES_KEPT_MIN = 16
 #: search workers run at this lower priority where they share a machine with the web processes
 SEARCH_NICENESS = 10
 
@@ -100,6 +101,11 @@ class BotWorker:
         self.queue = JobQueue(self.engine, settings.job_lease_s, settings.search_per_client)
         self.keeper = LeaseKeeper(self.queue, settings.job_lease_s / 3, self.name)
         self.games: OrderedDict[str, tuple[GameRow, deque[Frame]]] = OrderedDict()
+        #: games kept, from the memory bound (POWERGRID_CACHE_MB) and a game's most (cache.py): with
+        #: fewer than the games being played, a worker read every game back from the database at
+        #: every bot turn (64 used to be kept; 100 games in play made every turn a load)
+        self.games_kept = max(GAMES_KEPT_MIN, settings.cache_mb * 2**20 // (
+            FIRST_FRAME_BYTES + (FRAMES_KEPT - 1) * NEXT_FRAME_BYTES))
         self._redis = None
         if settings.redis_url:
             import redis
@@ -176,7 +182,7 @@ class BotWorker:
                 return None
             found = (row, snapshots.load_frames(self.store, row))
             self.games[game_id] = found
-            while len(self.games) > GAMES_KEPT:
+            while len(self.games) > self.games_kept:
                 self.games.popitem(last=False)
         else:
             self.games.move_to_end(game_id)
