@@ -68,7 +68,8 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "style", "fuel", "_scores", "_held", "_gains", "_orders")
+                 "yields", "style", "fuel", "market_res", "plants_all", "_scores", "_held", "_gains",
+                 "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
                  unit: list[float] | None = None) -> None:
@@ -87,6 +88,9 @@ class Outlook:
         bonus = 4 if s.step == 1 else 6
         self.ambition = min(scn.end_cities, owned + bonus)
         self.unit = unit if unit is not None else unit_costs(s, seat)
+        #: the market's resources and everyone's plants it was made for
+        self.market_res: tuple[int, ...] = tuple(s.market_res)
+        self.plants_all: tuple[tuple[int, ...], ...] = tuple(s.plants)
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
@@ -155,9 +159,14 @@ class Outlook:
         return int(spare if spare < worth else worth)
 
 
-#: Outlooks by what they depend on; cleared when full (a cache, never a source of truth)
-_OUTLOOKS: dict[tuple[Any, ...], Outlook] = {}
-_OUTLOOKS_MAX = 20_000
+#: Outlooks by what they depend on: by the cheap part of it (no nested tuple to hash), each
+#: entry a few outlooks told apart by the market and everyone's plants; a cache, cleared when
+#: full, never a source of truth
+_OUTLOOKS: dict[tuple[Any, ...], list[Outlook]] = {}
+#: outlooks kept per cheap key (the oldest goes first)
+_BUCKET = 8
+#: entries per cache before it is cleared
+_CACHE_MAX = 20_000
 
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
@@ -165,19 +174,28 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     scn = s.scn
     market_res = tuple(s.market_res)
     plants = tuple(s.plants)
-    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], market_res, plants, style)
-    look = _OUTLOOKS.get(key)
-    if look is None:
-        if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
+    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], style)
+    bucket = _OUTLOOKS.get(key)
+    if bucket is None:
+        if len(_OUTLOOKS) >= _CACHE_MAX:
             _OUTLOOKS.clear()
             _UNITS.clear()
-        # the expected fuel prices do not depend on the seat's money or cities: moments that
-        # differ only there (a search's samples, turns of one phase) share them
-        unit_key = (scn, seat, market_res, plants)
-        unit = _UNITS.get(unit_key)
-        if unit is None:
-            unit = _UNITS[unit_key] = unit_costs(s, seat)
-        look = _OUTLOOKS[key] = Outlook(s, seat, style, unit)
+        bucket = _OUTLOOKS[key] = []
+    else:
+        # (tuples compare item by item, the same inner tuples at once by identity)
+        for look in bucket:
+            if look.plants_all == plants and look.market_res == market_res:
+                return look
+        if len(bucket) >= _BUCKET:
+            del bucket[0]
+    # the expected fuel prices do not depend on the seat's money or cities: moments that
+    # differ only there (a search's samples, turns of one phase) share them
+    unit_key = (scn, seat, market_res, plants)
+    unit = _UNITS.get(unit_key)
+    if unit is None:
+        unit = _UNITS[unit_key] = unit_costs(s, seat)
+    look = Outlook(s, seat, style, unit)
+    bucket.append(look)
     return look
 
 
@@ -233,7 +251,7 @@ def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[float, float, float, flo
         elif r == _HYBRID:
             demand[0] += burn / 2
             demand[1] += burn / 2
-    if len(_DEMANDS) >= _OUTLOOKS_MAX:
+    if len(_DEMANDS) >= _CACHE_MAX:
         _DEMANDS.clear()
     found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
     return found
@@ -475,7 +493,7 @@ def fuel_capacity(s: State, seat: int) -> int:
     key = (s.scn, plants, s.resources_of(seat))
     cities = _CAPACITY.get(key)
     if cities is None:
-        if len(_CAPACITY) >= _OUTLOOKS_MAX:
+        if len(_CAPACITY) >= _CACHE_MAX:
             _CAPACITY.clear()
         cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
     return cities
@@ -490,12 +508,14 @@ _SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in r
                    for step in (1, 2, 3)}
 
 
-def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
+def cheapest_cities(s: State, seat: int, money: int, most: int,
+                    position: _Position | None = None) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
-    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
+    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money.
+    ``position`` is ``_position(s)`` when the caller has it already."""
     if most <= 0:
         return []
-    net = _network(s, seat)
+    net = _network(s, seat, position)
     totals = net.totals
     while len(totals) < most and not net.exhausted and (not totals or totals[-1] <= money):
         net.extend()
@@ -551,6 +571,37 @@ class _Network:
         base[i] = _NEVER
         self._pending = i
 
+    def after_house(self, i: int, slot: int) -> _Network | None:
+        """This seat's network once another seat has built in the city at ``i`` (in play
+        order), whose slot price is now ``slot``: the same greedy choices so far, or None when
+        one of them was that city (worked out afresh then).
+
+        The city only got dearer, so each earlier choice, the cheapest (the first in play order
+        on a tie) when made, still is; every price of the city moves by the same amount, as each
+        is its slot price plus a connection cost.
+        """
+        base = self._base
+        old = base[i]
+        if old >= _NEVER:
+            return None  # chosen (a city the seat owns never changes hands: the caller checks)
+        delta = slot - old
+        base = base[:]
+        base[i] = slot
+        prices = self.prices[:]
+        prices[i] += delta
+        if self._now is self.prices:
+            now = prices
+        else:
+            now = self._now[:]
+            now[i] += delta
+        net = _Network(self._rows, base, prices, self._connected)
+        net._now = now
+        net.totals = self.totals[:]
+        net.exhausted = self.exhausted
+        net._spent = self._spent
+        net._pending = self._pending
+        return net
+
 
 class _Position:
     """One position of everyone's cities (on one board, in one step): the slot price of each
@@ -566,26 +617,74 @@ class _Position:
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
 #: each seat's connection costs follow from these); a cache, cleared when full
 _POSITIONS: dict[tuple[Any, ...], _Position] = {}
+#: the key and position last asked for: a new position one house on is made from it
+_LAST_POSITION: list[Any] = [None, None]
 
 
-def _network(s: State, seat: int) -> _Network:
+def _position(s: State) -> _Position:
+    """The position of everyone's cities now (its key hashes every city: find it once a decision)."""
     board = s.scn.board
     cities = s.cities
     key = (board, s.step, tuple(cities))
     position = _POSITIONS.get(key)
     if position is None:
-        if len(_POSITIONS) >= _OUTLOOKS_MAX:
+        if len(_POSITIONS) >= _CACHE_MAX:
             _POSITIONS.clear()
-        slot = _SLOT_BY_HOUSES[s.step]
-        houses = s.houses
-        position = _POSITIONS[key] = _Position(
-            [slot[len(houses[c])] for c in _tables(board).in_play], len(cities))
+        position = _POSITIONS[key] = _next_position(s, key) or _new_position(s)
+    last = _LAST_POSITION
+    last[0], last[1] = key, position
+    return position
+
+
+def _new_position(s: State) -> _Position:
+    slot = _SLOT_BY_HOUSES[s.step]
+    houses = s.houses
+    return _Position([slot[len(houses[c])] for c in _tables(s.scn.board).in_play], len(s.cities))
+
+
+def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
+    """The position ``key`` made from the last one asked for, when it is that one with one
+    more house (a seat building during its turn): the other seats keep their greedy choices
+    unless they had chosen that city. None when the last position is not such a parent."""
+    last_key, parent = _LAST_POSITION
+    if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
+        return None
+    old = last_key[2]
+    new = key[2]
+    builder = -1
+    for j in range(len(new)):
+        if new[j] is not old[j] and new[j] != old[j]:
+            if builder >= 0:
+                return None
+            builder = j
+    if builder < 0:
+        return None
+    mine = new[builder]
+    if len(mine) != len(old[builder]) + 1 or mine[:-1] != old[builder]:
+        return None
+    city = mine[-1]
+    i = _tables(key[0]).index[city]
+    slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
+    slots = parent.slots[:]
+    slots[i] = slot
+    position = _Position(slots, len(new))
+    networks = position.networks
+    for j, net in enumerate(parent.networks):
+        if net is not None and j != builder:
+            # a seat with a house there already is not touched by another one
+            networks[j] = net if city in new[j] else net.after_house(i, slot)
+    return position
+
+
+def _network(s: State, seat: int, position: _Position | None = None) -> _Network:
+    if position is None:
+        position = _position(s)
     net = position.networks[seat]
     if net is None:
-        tables = _tables(board)
+        tables = _tables(s.scn.board)
         base = position.slots[:]
         index = tables.index
-        for c in cities[seat]:
+        for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
         if reach is None:
@@ -602,13 +701,14 @@ def _first(totals: list[int], most: int) -> tuple[int, int]:
     return count, totals[count - 1] if count else 0
 
 
-def affordable_cities(s: State, seat: int, money: int, most: int) -> tuple[int, int]:
+def affordable_cities(s: State, seat: int, money: int, most: int,
+                      position: _Position | None = None) -> tuple[int, int]:
     """(count, cost) of the cheapest cities ``seat`` could still build now, greedily, up to ``most``."""
-    return _first(cheapest_cities(s, seat, money, most), most)
+    return _first(cheapest_cities(s, seat, money, most, position), most)
 
 
-def _build_target(s: State, seat: int, power: int | None = None,
-                  style: Style = DEFAULT) -> tuple[int, bool]:
+def _build_target(s: State, seat: int, power: int | None = None, style: Style = DEFAULT,
+                  position: _Position | None = None) -> tuple[int, bool]:
     """How many cities to own after this turn, and whether cost limits are off (end game)."""
     end = s.scn.end_cities
     owned = len(s.cities[seat])
@@ -618,7 +718,8 @@ def _build_target(s: State, seat: int, power: int | None = None,
     # turn order of the build phase: reverse player order; who still builds after me
     near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
     if near_end:
-        decided = _end_game_target(s, seat, owned, power, money)
+        decided = _end_game_target(s, seat, owned, power, money,
+                                   position if position is not None else _position(s))
         if decided is not None:
             return decided
     target = power
@@ -629,7 +730,8 @@ def _build_target(s: State, seat: int, power: int | None = None,
     return min(target, end - 1), False
 
 
-def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) -> tuple[int, bool] | None:
+def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
+                     position: _Position) -> tuple[int, bool] | None:
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
     order = s.order
@@ -647,7 +749,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
             useful = max(0, j_power - j_cities)
             # Whether j can reach the end needs the greedy only if j's money could pay for it.
             may_end = j_money >= _CHEAPEST * to_end
-            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful)
+            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
                 extra, cost = _first(totals, to_end)
                 if j_cities + extra >= end:
@@ -658,7 +760,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
         threats.append((min(j_power, j_cities), j_money))
     can = cost = 0
     if money >= _CHEAPEST * (end - owned):
-        can, cost = affordable_cities(s, seat, money, end - owned)
+        can, cost = affordable_cities(s, seat, money, end - owned, position)
     if owned + can >= end:
         mine = (min(power, end), money - cost)
         if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
@@ -678,12 +780,13 @@ def _build(s: State, seat: int, style: Style) -> Action:
         return DONE
     tables = _tables(scn.board)
     in_play = tables.in_play
-    prices = _prices(s, tables, seat)
+    position = _position(s)
+    prices = _network(s, seat, position).prices
     money = s.money[seat]
     if min(prices) > money:
         return DONE  # nothing affordable: done is the only legal action
     power = fuel_capacity(s, seat)
-    target, all_out = _build_target(s, seat, power, style)
+    target, all_out = _build_target(s, seat, power, style, position)
     if owned >= target:
         return DONE
     # the most the bot pays for a city now (the legal limit is its money)
@@ -720,12 +823,6 @@ def _build(s: State, seat: int, style: Style) -> Action:
 
 #: the score of a city the bot will not build in now
 _NO_SCORE = 1e18
-
-
-def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
-    """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
-    and its cheapest connection; _NEVER where it cannot build (read-only: shared)."""
-    return _network(s, seat).prices
 
 
 # ---------------------------------------------------------------- the bot
