@@ -205,9 +205,8 @@ _UNITS: dict[tuple[Any, ...], list[float]] = {}
 
 def unit_costs(s: State, seat: int) -> list[float]:
     """Expected price per unit of each resource, after the other players take part of their need."""
-    scn = s.scn
     demands = _DEMANDS
-    coal = oil = garbage = uranium = 0.0
+    coal = oil = garbage = uranium = 0
     plants = s.plants
     for j in range(len(plants)):
         if j == seat:
@@ -215,46 +214,70 @@ def unit_costs(s: State, seat: int) -> list[float]:
         mine = plants[j]
         d = demands.get(mine)
         if d is None:
-            d = _demand(scn, mine)
+            d = _demand(s.scn, mine)
         coal += d[0]
         oil += d[1]
         garbage += d[2]
         uranium += d[3]
-    out = []
+    # the others take half their need: what is left is the market less a quarter of the
+    # half-units (rounded down); the price of the first two units left, by units left
     market_res = s.market_res
-    capacity = scn.capacity
-    prefixes = scn.price_prefix
-    for r, demand in ((0, coal), (1, oil), (2, garbage), (3, uranium)):
-        have = market_res[r] - int(demand / 2)
-        if have <= 0:
-            out.append(SCARCE_PRICE[r])
-            continue
-        n = 2 if have >= 2 else have
-        prefix = prefixes[r]
-        start = capacity[r] - have
-        out.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
-    return out
+    c0, c1, c2, c3 = _unit_prices(s.scn)
+    have0 = market_res[0] - coal // 4
+    have1 = market_res[1] - oil // 4
+    have2 = market_res[2] - garbage // 4
+    have3 = market_res[3] - uranium // 4
+    return [c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
+            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0]]
 
 
-#: per holding of plants: units of each resource its owner burns in a run (a hybrid half coal,
-#: half oil); halves of small numbers, so sums of these are exact in any order
-_DEMANDS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+#: per holding of plants: half-units of each resource its owner burns in a run (a hybrid
+#: burns half coal, half oil), so that the sums are integers
+_DEMANDS: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
 
 
-def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[float, float, float, float]:
+def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[int, int, int, int]:
     fuel = _fuel_table(scn)
-    demand = [0.0, 0.0, 0.0, 0.0]
+    demand = [0, 0, 0, 0]
     for p in plants:
         r, burn = fuel[p]
         if r >= 0:
-            demand[r] += burn
+            demand[r] += 2 * burn
         elif r == _HYBRID:
-            demand[0] += burn / 2
-            demand[1] += burn / 2
+            demand[0] += burn
+            demand[1] += burn
     if len(_DEMANDS) >= _CACHE_MAX:
         _DEMANDS.clear()
     found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
     return found
+
+
+_UNIT_PRICES: weakref.WeakKeyDictionary[Any, tuple[tuple[float, ...], ...]] = weakref.WeakKeyDictionary()
+_LAST_UNIT_PRICES: list[Any] = [None, None]
+
+
+def _unit_prices(scn: Any) -> tuple[tuple[float, ...], ...]:
+    """Per resource, by units left in the market: the mean price of the next two units (a unit
+    the market cannot supply at SCARCE_PRICE); none left is index 0."""
+    last = _LAST_UNIT_PRICES
+    if last[0] is scn:
+        found: tuple[tuple[float, ...], ...] = last[1]
+        return found
+    table = _UNIT_PRICES.get(scn)
+    if table is None:
+        rows = []
+        for r in range(4):
+            prefix = scn.price_prefix[r]
+            capacity = scn.capacity[r]
+            row = [SCARCE_PRICE[r]]
+            for have in range(1, capacity + 1):
+                n = 2 if have >= 2 else have
+                start = capacity - have
+                row.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
+            rows.append(tuple(row))
+        table = _UNIT_PRICES[scn] = tuple(rows)
+    last[0], last[1] = scn, table
+    return table
 
 
 _HYBRID = -2
