@@ -72,7 +72,8 @@ class Outlook:
                  "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
-                 unit: list[float] | None = None) -> None:
+                 unit: list[float] | None = None, market_res: tuple[int, ...] | None = None,
+                 plants_all: tuple[tuple[int, ...], ...] | None = None) -> None:
         scn = s.scn
         self.style = style
         self.seat = seat
@@ -89,8 +90,8 @@ class Outlook:
         self.ambition = min(scn.end_cities, owned + bonus)
         self.unit = unit if unit is not None else unit_costs(s, seat)
         #: the market's resources and everyone's plants it was made for
-        self.market_res: tuple[int, ...] = tuple(s.market_res)
-        self.plants_all: tuple[tuple[int, ...], ...] = tuple(s.plants)
+        self.market_res = tuple(s.market_res) if market_res is None else market_res
+        self.plants_all = tuple(s.plants) if plants_all is None else plants_all
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
@@ -194,7 +195,7 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     unit = _UNITS.get(unit_key)
     if unit is None:
         unit = _UNITS[unit_key] = unit_costs(s, seat)
-    look = Outlook(s, seat, style, unit)
+    look = Outlook(s, seat, style, unit, market_res, plants)
     bucket.append(look)
     return look
 
@@ -513,7 +514,9 @@ _CAPACITY: dict[tuple[Any, ...], int] = {}
 def fuel_capacity(s: State, seat: int) -> int:
     """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
     plants = s.plants[seat]
-    key = (s.scn, plants, s.resources_of(seat))
+    res = s.res
+    i = 4 * seat
+    key = (s.scn, plants, res[i], res[i + 1], res[i + 2], res[i + 3])
     cities = _CAPACITY.get(key)
     if cities is None:
         if len(_CAPACITY) >= _CACHE_MAX:
