@@ -98,13 +98,7 @@ class Outlook:
         self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
-        r, burn = self.fuel[plant]
-        if r >= 0:
-            return burn * self.unit[r]
-        if r == _HYBRID:
-            coal, oil = self.unit[0], self.unit[1]
-            return burn * (oil if oil < coal else coal)
-        return 0.0
+        return _run_cost(self.fuel, self.unit, plant)
 
     def score(self, plant: int) -> float:
         value = self._scores.get(plant)
@@ -126,12 +120,22 @@ class Outlook:
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
         scores = self._scores
+        yields = self.yields
+        style = self.style
         for p in plants:
             if p not in scores:
-                self.score(p)
-        yields = self.yields
+                # score(p) written out (this runs for every plant an auction looks at)
+                r, burn = self.fuel[p]
+                if r >= 0:
+                    cost = burn * self.unit[r]
+                elif r == _HYBRID:
+                    coal, oil = self.unit[0], self.unit[1]
+                    cost = burn * (oil if oil < coal else coal)
+                else:
+                    cost = 0.0
+                scores[p] = yields[p] * style.city_value - cost * style.fuel_runs
         ambition = self.ambition
-        extra = self.style.extra_share
+        extra = style.extra_share
         total = 0.0
         covered = 0
         for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
@@ -383,24 +387,43 @@ def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
 
 
 # ---------------------------------------------------------------- resources
-def _plants_to_run(look: Outlook, plants: tuple[int, ...], target: int) -> list[int]:
-    """The cheapest plants per city until ``target`` cities are covered."""
-    order = look.run_order(plants)
+def _plants_to_run(s: State, seat: int, plants: tuple[int, ...], target: int,
+                   total: int) -> tuple[int, ...] | list[int]:
+    """The cheapest plants per city (more cities first on a tie) until ``target`` cities are
+    covered; ``total`` is what all of them power. Every plant when all are needed: then their
+    order (which needs the expected fuel prices) does not matter."""
+    if total <= target or len(plants) <= 1:
+        return plants
+    scn = s.scn
+    yields = scn.plant_cities
+    fuel = _fuel_table(scn)
+    unit = unit_costs(s, seat)
     chosen: list[int] = []
     covered = 0
-    for p in order:
+    for p in sorted(plants, key=lambda p: (_run_cost(fuel, unit, p) / yields[p], -yields[p])):
         if covered >= target:
             break
         chosen.append(p)
-        covered += look.yields[p]
+        covered += yields[p]
     return chosen
 
 
-def _fuel_need(look: Outlook, plants: list[int], runs: int = 1) -> tuple[list[int], int]:
+def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -> float:
+    """What one run of the plant burns, at the expected prices ``unit`` (as Outlook.run_cost)."""
+    r, burn = fuel[plant]
+    if r >= 0:
+        return burn * unit[r]
+    if r == _HYBRID:
+        coal, oil = unit[0], unit[1]
+        return burn * (oil if oil < coal else coal)
+    return 0.0
+
+
+def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[int],
+               runs: int = 1) -> tuple[list[int], int]:
     """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
     need = [0, 0, 0, 0]
     hybrid = 0
-    fuel = look.fuel
     for p in plants:
         r, burn = fuel[p]
         if r >= 0:
@@ -419,18 +442,23 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
     if not any(affordable):
         return DONE
-    look = outlook(s, seat, style)
+    scn = s.scn
     mine = s.plants[seat]
     owned = len(s.cities[seat])
+    yields = scn.plant_cities
+    total = 0
+    for p in mine:
+        total += yields[p]
     if _game_may_end(s):
-        target = sum(look.yields[p] for p in mine)
+        target = total
     else:
-        target = max(1, min(s.scn.end_cities, owned + (2 if s.step == 1 else 3)))
-    chosen = _plants_to_run(look, mine, target)
+        target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
+    chosen = _plants_to_run(s, seat, mine, target, total)
     held = s.resources_of(seat)
-    want = _deficit(s, look, chosen, held, 1)
+    fuel = _fuel_table(scn)
+    want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
-        ahead = _deficit(s, look, chosen, held, 2)
+        ahead = _deficit(s, fuel, chosen, held, 2)
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
         amount = want[r]
@@ -441,8 +469,9 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     return DONE
 
 
-def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], runs: int) -> list[int]:
-    need, hybrid = _fuel_need(look, chosen, runs)
+def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
+             held: tuple[int, ...], runs: int) -> list[int]:
+    need, hybrid = _fuel_need(fuel, chosen, runs)
     want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
     if hybrid:
         spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
