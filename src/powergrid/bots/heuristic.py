@@ -662,11 +662,16 @@ class _Position:
     """One position of everyone's cities (on one board, in one step): the slot price of each
     city in play, and each seat's :class:`_Network`, made when first asked for."""
 
-    __slots__ = ("slots", "networks")
+    __slots__ = ("slots", "networks", "origin")
 
-    def __init__(self, slots: list[int], players: int) -> None:
+    def __init__(self, slots: list[int], players: int,
+                 origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
         self.slots = slots
         self.networks: list[_Network | None] = [None] * players
+        #: for a position one house on from another: (that position's networks, the seat
+        #: that built, the city, its position in play, its slot price now), from which the
+        #: other seats' networks are made when first asked for
+        self.origin = origin
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
@@ -722,19 +727,21 @@ def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
     slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
     slots = parent.slots[:]
     slots[i] = slot
-    position = _Position(slots, len(new))
-    networks = position.networks
-    for j, net in enumerate(parent.networks):
-        if net is not None and j != builder:
-            # a seat with a house there already is not touched by another one
-            networks[j] = net if city in new[j] else net.after_house(i, slot)
-    return position
+    return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
 
 
 def _network(s: State, seat: int, position: _Position | None = None) -> _Network:
     if position is None:
         position = _position(s)
     net = position.networks[seat]
+    if net is not None:
+        return net
+    origin = position.origin
+    if origin is not None and origin[1] != seat:
+        before = origin[0][seat]
+        if before is not None:
+            # a seat with a house there already is not touched by the new one
+            net = before if origin[2] in s.cities[seat] else before.after_house(origin[3], origin[4])
     if net is None:
         tables = _tables(s.scn.board)
         base = position.slots[:]
@@ -746,7 +753,8 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
             prices = base[:]
         else:
             prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
-        net = position.networks[seat] = _Network(tables.rows, base, prices, reach is not None)
+        net = _Network(tables.rows, base, prices, reach is not None)
+    position.networks[seat] = net
     return net
 
 
