@@ -170,8 +170,10 @@ class Outlook:
 _OUTLOOKS: dict[tuple[Any, ...], list[Outlook]] = {}
 #: outlooks kept per cheap key (the oldest goes first)
 _BUCKET = 8
-#: entries per cache before it is cleared
-_CACHE_MAX = 20_000
+#: entries per cache before it is cleared: small, because every entry is objects the garbage
+#: collector walks on each full collection (20,000 made a long run of heuristic games spend a
+#: fifth of its time there); a search's working set is far smaller
+_CACHE_MAX = 2_000
 
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
