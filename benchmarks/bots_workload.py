@@ -15,7 +15,10 @@ instruction counts is the playing alone::
     valgrind --tool=callgrind --callgrind-out-file=/tmp/b python benchmarks/bots_workload.py heuristic
 
 (read "Collected" of each; run the command once without valgrind first, so that neither run
-pays for compiling the sources). The machine's load changes the time, not the count.
+pays for compiling the sources). The machine's load changes the time, not the count. Subtract
+the ``--setup-only`` count of the same command (with ``--before`` for ``--before``: it imports
+other modules, and where ``PYTHONDONTWRITEBYTECODE`` is set every run compiles what it
+imports), and set ``PYTHONHASHSEED=0`` in both so that the setup counts repeat exactly.
 """
 
 from __future__ import annotations
