@@ -37,7 +37,7 @@ def test_plans_made_from_the_last_position_equal_fresh_ones() -> None:
                 derived += position.origin is not None
                 kept = _plans(seen)
                 heuristic._POSITIONS.clear()
-                heuristic._LAST_POSITION[:] = [None, None]
+                heuristic._LAST_POSITION[0] = (None, None)
                 assert _plans(seen) == kept
                 compared += 1
             state.apply(action)

@@ -260,15 +260,16 @@ def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 
 _UNIT_PRICES: weakref.WeakKeyDictionary[Any, tuple[tuple[float, ...], ...]] = weakref.WeakKeyDictionary()
-_LAST_UNIT_PRICES: list[Any] = [None, None]
+#: (scenario, table) last asked about; one tuple, replaced whole (bots may run in threads)
+_LAST_UNIT_PRICES: list[Any] = [(None, None)]
 
 
 def _unit_prices(scn: Any) -> tuple[tuple[float, ...], ...]:
     """Per resource, by units left in the market: the mean price of the next two units (a unit
     the market cannot supply at SCARCE_PRICE); none left is index 0."""
-    last = _LAST_UNIT_PRICES
-    if last[0] is scn:
-        found: tuple[tuple[float, ...], ...] = last[1]
+    last_scn, last_table = _LAST_UNIT_PRICES[0]
+    if last_scn is scn:
+        found: tuple[tuple[float, ...], ...] = last_table
         return found
     table = _UNIT_PRICES.get(scn)
     if table is None:
@@ -283,22 +284,23 @@ def _unit_prices(scn: Any) -> tuple[tuple[float, ...], ...]:
                 row.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
             rows.append(tuple(row))
         table = _UNIT_PRICES[scn] = tuple(rows)
-    last[0], last[1] = scn, table
+    _LAST_UNIT_PRICES[0] = (scn, table)
     return table
 
 
 _HYBRID = -2
 _FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
-#: the last scenario asked about and its table (one game asks about one scenario many times)
-_LAST_FUEL: list[Any] = [None, None]
+#: (scenario, table) last asked about (one game asks about one scenario many times); one
+#: tuple, replaced whole, so that bots in several threads never pair one with another's
+_LAST_FUEL: list[Any] = [(None, None)]
 
 
 def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
     """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
-    last = _LAST_FUEL
-    if last[0] is scn:
-        table: dict[int, tuple[int, int]] = last[1]
-        return table
+    last_scn, last_table = _LAST_FUEL[0]
+    if last_scn is scn:
+        found: dict[int, tuple[int, int]] = last_table
+        return found
     table = _FUEL.get(scn)
     if table is None:
         table = {}
@@ -306,7 +308,7 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
             r = _RES_INDEX.get(kind)
             table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
         _FUEL[scn] = table
-    last[0], last[1] = scn, table
+    _LAST_FUEL[0] = (scn, table)
     return table
 
 
@@ -518,19 +520,20 @@ class _BoardTables:
 
 
 _TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
-#: the last board asked about and its tables (one game asks about one board many times)
-_LAST_TABLES: list[Any] = [None, None]
+#: (board, tables) last asked about (one game asks about one board many times); one tuple,
+#: replaced whole, so that bots in several threads never pair one with another's
+_LAST_TABLES: list[Any] = [(None, None)]
 
 
 def _tables(board: Any) -> _BoardTables:
-    last = _LAST_TABLES
-    if last[0] is board:
-        found: _BoardTables = last[1]
+    last_board, last_tables = _LAST_TABLES[0]
+    if last_board is board:
+        found: _BoardTables = last_tables
         return found
     found_or_none = _TABLES.get(board)
     if found_or_none is None:
         found_or_none = _TABLES[board] = _BoardTables(board)
-    last[0], last[1] = board, found_or_none
+    _LAST_TABLES[0] = (board, found_or_none)
     return found_or_none
 
 
@@ -679,8 +682,9 @@ class _Position:
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
 #: each seat's connection costs follow from these); a cache, cleared when full
 _POSITIONS: dict[tuple[Any, ...], _Position] = {}
-#: the key and position last asked for: a new position one house on is made from it
-_LAST_POSITION: list[Any] = [None, None]
+#: (key, position) last asked for: a new position one house on is made from it (one tuple,
+#: replaced whole: bots in several threads never pair one's key with another's position)
+_LAST_POSITION: list[Any] = [(None, None)]
 
 
 def _position(s: State) -> _Position:
@@ -693,8 +697,7 @@ def _position(s: State) -> _Position:
         if len(_POSITIONS) >= _CACHE_MAX:
             _POSITIONS.clear()
         position = _POSITIONS[key] = _next_position(s, key) or _new_position(s)
-    last = _LAST_POSITION
-    last[0], last[1] = key, position
+    _LAST_POSITION[0] = (key, position)
     return position
 
 
@@ -708,7 +711,7 @@ def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
     """The position ``key`` made from the last one asked for, when it is that one with one
     more house (a seat building during its turn): the other seats keep their greedy choices
     unless they had chosen that city. None when the last position is not such a parent."""
-    last_key, parent = _LAST_POSITION
+    last_key, parent = _LAST_POSITION[0]
     if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
         return None
     old = last_key[2]
@@ -883,7 +886,8 @@ def _build(s: State, seat: int, style: Style) -> Action:
     best = min(scores)
     if best >= _NO_SCORE:
         return DONE
-    return scn.build_actions[in_play[scores.index(best)]]
+    build: Action = scn.build_actions[in_play[scores.index(best)]]
+    return build
 
 
 #: the score of a city the bot will not build in now
