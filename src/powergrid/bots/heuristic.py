@@ -68,10 +68,12 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "style", "fuel", "_scores", "_held", "_gains", "_orders")
+                 "yields", "style", "fuel", "market_res", "plants_all", "_scores", "_held", "_gains",
+                 "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
-                 unit: list[float] | None = None) -> None:
+                 unit: list[float] | None = None, market_res: tuple[int, ...] | None = None,
+                 plants_all: tuple[tuple[int, ...], ...] | None = None) -> None:
         scn = s.scn
         self.style = style
         self.seat = seat
@@ -87,19 +89,16 @@ class Outlook:
         bonus = 4 if s.step == 1 else 6
         self.ambition = min(scn.end_cities, owned + bonus)
         self.unit = unit if unit is not None else unit_costs(s, seat)
+        #: the market's resources and everyone's plants it was made for
+        self.market_res = tuple(s.market_res) if market_res is None else market_res
+        self.plants_all = tuple(s.plants) if plants_all is None else plants_all
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
         self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
-        r, burn = self.fuel[plant]
-        if r >= 0:
-            return burn * self.unit[r]
-        if r == _HYBRID:
-            coal, oil = self.unit[0], self.unit[1]
-            return burn * (oil if oil < coal else coal)
-        return 0.0
+        return _run_cost(self.fuel, self.unit, plant)
 
     def score(self, plant: int) -> float:
         value = self._scores.get(plant)
@@ -121,12 +120,22 @@ class Outlook:
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
         scores = self._scores
+        yields = self.yields
+        style = self.style
         for p in plants:
             if p not in scores:
-                self.score(p)
-        yields = self.yields
+                # score(p) written out (this runs for every plant an auction looks at)
+                r, burn = self.fuel[p]
+                if r >= 0:
+                    cost = burn * self.unit[r]
+                elif r == _HYBRID:
+                    coal, oil = self.unit[0], self.unit[1]
+                    cost = burn * (oil if oil < coal else coal)
+                else:
+                    cost = 0.0
+                scores[p] = yields[p] * style.city_value - cost * style.fuel_runs
         ambition = self.ambition
-        extra = self.style.extra_share
+        extra = style.extra_share
         total = 0.0
         covered = 0
         for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
@@ -155,9 +164,16 @@ class Outlook:
         return int(spare if spare < worth else worth)
 
 
-#: Outlooks by what they depend on; cleared when full (a cache, never a source of truth)
-_OUTLOOKS: dict[tuple[Any, ...], Outlook] = {}
-_OUTLOOKS_MAX = 20_000
+#: Outlooks by what they depend on: by the cheap part of it (no nested tuple to hash), each
+#: entry a few outlooks told apart by the market and everyone's plants; a cache, cleared when
+#: full, never a source of truth
+_OUTLOOKS: dict[tuple[Any, ...], list[Outlook]] = {}
+#: outlooks kept per cheap key (the oldest goes first)
+_BUCKET = 8
+#: entries per cache before it is cleared: small, because every entry is objects the garbage
+#: collector walks on each full collection (20,000 made a long run of heuristic games spend a
+#: fifth of its time there); a search's working set is far smaller
+_CACHE_MAX = 2_000
 
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
@@ -165,19 +181,28 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     scn = s.scn
     market_res = tuple(s.market_res)
     plants = tuple(s.plants)
-    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], market_res, plants, style)
-    look = _OUTLOOKS.get(key)
-    if look is None:
-        if len(_OUTLOOKS) >= _OUTLOOKS_MAX:
+    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], style)
+    bucket = _OUTLOOKS.get(key)
+    if bucket is None:
+        if len(_OUTLOOKS) >= _CACHE_MAX:
             _OUTLOOKS.clear()
             _UNITS.clear()
-        # the expected fuel prices do not depend on the seat's money or cities: moments that
-        # differ only there (a search's samples, turns of one phase) share them
-        unit_key = (scn, seat, market_res, plants)
-        unit = _UNITS.get(unit_key)
-        if unit is None:
-            unit = _UNITS[unit_key] = unit_costs(s, seat)
-        look = _OUTLOOKS[key] = Outlook(s, seat, style, unit)
+        bucket = _OUTLOOKS[key] = []
+    else:
+        # (tuples compare item by item, the same inner tuples at once by identity)
+        for look in bucket:
+            if look.plants_all == plants and look.market_res == market_res:
+                return look
+        if len(bucket) >= _BUCKET:
+            del bucket[0]
+    # the expected fuel prices do not depend on the seat's money or cities: moments that
+    # differ only there (a search's samples, turns of one phase) share them
+    unit_key = (scn, seat, market_res, plants)
+    unit = _UNITS.get(unit_key)
+    if unit is None:
+        unit = _UNITS[unit_key] = unit_costs(s, seat)
+    look = Outlook(s, seat, style, unit, market_res, plants)
+    bucket.append(look)
     return look
 
 
@@ -187,9 +212,8 @@ _UNITS: dict[tuple[Any, ...], list[float]] = {}
 
 def unit_costs(s: State, seat: int) -> list[float]:
     """Expected price per unit of each resource, after the other players take part of their need."""
-    scn = s.scn
     demands = _DEMANDS
-    coal = oil = garbage = uranium = 0.0
+    coal = oil = garbage = uranium = 0
     plants = s.plants
     for j in range(len(plants)):
         if j == seat:
@@ -197,60 +221,86 @@ def unit_costs(s: State, seat: int) -> list[float]:
         mine = plants[j]
         d = demands.get(mine)
         if d is None:
-            d = _demand(scn, mine)
+            d = _demand(s.scn, mine)
         coal += d[0]
         oil += d[1]
         garbage += d[2]
         uranium += d[3]
-    out = []
+    # the others take half their need: what is left is the market less a quarter of the
+    # half-units (rounded down); the price of the first two units left, by units left
     market_res = s.market_res
-    capacity = scn.capacity
-    prefixes = scn.price_prefix
-    for r, demand in ((0, coal), (1, oil), (2, garbage), (3, uranium)):
-        have = market_res[r] - int(demand / 2)
-        if have <= 0:
-            out.append(SCARCE_PRICE[r])
-            continue
-        n = 2 if have >= 2 else have
-        prefix = prefixes[r]
-        start = capacity[r] - have
-        out.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
-    return out
+    c0, c1, c2, c3 = _unit_prices(s.scn)
+    have0 = market_res[0] - coal // 4
+    have1 = market_res[1] - oil // 4
+    have2 = market_res[2] - garbage // 4
+    have3 = market_res[3] - uranium // 4
+    return [c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
+            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0]]
 
 
-#: per holding of plants: units of each resource its owner burns in a run (a hybrid half coal,
-#: half oil); halves of small numbers, so sums of these are exact in any order
-_DEMANDS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+#: per holding of plants: half-units of each resource its owner burns in a run (a hybrid
+#: burns half coal, half oil), so that the sums are integers
+_DEMANDS: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
 
 
-def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[float, float, float, float]:
+def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[int, int, int, int]:
     fuel = _fuel_table(scn)
-    demand = [0.0, 0.0, 0.0, 0.0]
+    demand = [0, 0, 0, 0]
     for p in plants:
         r, burn = fuel[p]
         if r >= 0:
-            demand[r] += burn
+            demand[r] += 2 * burn
         elif r == _HYBRID:
-            demand[0] += burn / 2
-            demand[1] += burn / 2
-    if len(_DEMANDS) >= _OUTLOOKS_MAX:
+            demand[0] += burn
+            demand[1] += burn
+    if len(_DEMANDS) >= _CACHE_MAX:
         _DEMANDS.clear()
     found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
     return found
 
 
+_UNIT_PRICES: weakref.WeakKeyDictionary[Any, tuple[tuple[float, ...], ...]] = weakref.WeakKeyDictionary()
+#: (scenario, table) last asked about; one tuple, replaced whole (bots may run in threads)
+_LAST_UNIT_PRICES: list[Any] = [(None, None)]
+
+
+def _unit_prices(scn: Any) -> tuple[tuple[float, ...], ...]:
+    """Per resource, by units left in the market: the mean price of the next two units (a unit
+    the market cannot supply at SCARCE_PRICE); none left is index 0."""
+    last_scn, last_table = _LAST_UNIT_PRICES[0]
+    if last_scn is scn:
+        found: tuple[tuple[float, ...], ...] = last_table
+        return found
+    table = _UNIT_PRICES.get(scn)
+    if table is None:
+        rows = []
+        for r in range(4):
+            prefix = scn.price_prefix[r]
+            capacity = scn.capacity[r]
+            row = [SCARCE_PRICE[r]]
+            for have in range(1, capacity + 1):
+                n = 2 if have >= 2 else have
+                start = capacity - have
+                row.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
+            rows.append(tuple(row))
+        table = _UNIT_PRICES[scn] = tuple(rows)
+    _LAST_UNIT_PRICES[0] = (scn, table)
+    return table
+
+
 _HYBRID = -2
 _FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
-#: the last scenario asked about and its table (one game asks about one scenario many times)
-_LAST_FUEL: list[Any] = [None, None]
+#: (scenario, table) last asked about (one game asks about one scenario many times); one
+#: tuple, replaced whole, so that bots in several threads never pair one with another's
+_LAST_FUEL: list[Any] = [(None, None)]
 
 
 def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
     """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
-    last = _LAST_FUEL
-    if last[0] is scn:
-        table: dict[int, tuple[int, int]] = last[1]
-        return table
+    last_scn, last_table = _LAST_FUEL[0]
+    if last_scn is scn:
+        found: dict[int, tuple[int, int]] = last_table
+        return found
     table = _FUEL.get(scn)
     if table is None:
         table = {}
@@ -258,7 +308,7 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
             r = _RES_INDEX.get(kind)
             table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
         _FUEL[scn] = table
-    last[0], last[1] = scn, table
+    _LAST_FUEL[0] = (scn, table)
     return table
 
 
@@ -341,24 +391,43 @@ def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
 
 
 # ---------------------------------------------------------------- resources
-def _plants_to_run(look: Outlook, plants: tuple[int, ...], target: int) -> list[int]:
-    """The cheapest plants per city until ``target`` cities are covered."""
-    order = look.run_order(plants)
+def _plants_to_run(s: State, seat: int, plants: tuple[int, ...], target: int,
+                   total: int) -> tuple[int, ...] | list[int]:
+    """The cheapest plants per city (more cities first on a tie) until ``target`` cities are
+    covered; ``total`` is what all of them power. Every plant when all are needed: then their
+    order (which needs the expected fuel prices) does not matter."""
+    if total <= target or len(plants) <= 1:
+        return plants
+    scn = s.scn
+    yields = scn.plant_cities
+    fuel = _fuel_table(scn)
+    unit = unit_costs(s, seat)
     chosen: list[int] = []
     covered = 0
-    for p in order:
+    for p in sorted(plants, key=lambda p: (_run_cost(fuel, unit, p) / yields[p], -yields[p])):
         if covered >= target:
             break
         chosen.append(p)
-        covered += look.yields[p]
+        covered += yields[p]
     return chosen
 
 
-def _fuel_need(look: Outlook, plants: list[int], runs: int = 1) -> tuple[list[int], int]:
+def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -> float:
+    """What one run of the plant burns, at the expected prices ``unit`` (as Outlook.run_cost)."""
+    r, burn = fuel[plant]
+    if r >= 0:
+        return burn * unit[r]
+    if r == _HYBRID:
+        coal, oil = unit[0], unit[1]
+        return burn * (oil if oil < coal else coal)
+    return 0.0
+
+
+def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[int],
+               runs: int = 1) -> tuple[list[int], int]:
     """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
     need = [0, 0, 0, 0]
     hybrid = 0
-    fuel = look.fuel
     for p in plants:
         r, burn = fuel[p]
         if r >= 0:
@@ -377,18 +446,23 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
     if not any(affordable):
         return DONE
-    look = outlook(s, seat, style)
+    scn = s.scn
     mine = s.plants[seat]
     owned = len(s.cities[seat])
+    yields = scn.plant_cities
+    total = 0
+    for p in mine:
+        total += yields[p]
     if _game_may_end(s):
-        target = sum(look.yields[p] for p in mine)
+        target = total
     else:
-        target = max(1, min(s.scn.end_cities, owned + (2 if s.step == 1 else 3)))
-    chosen = _plants_to_run(look, mine, target)
+        target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
+    chosen = _plants_to_run(s, seat, mine, target, total)
     held = s.resources_of(seat)
-    want = _deficit(s, look, chosen, held, 1)
+    fuel = _fuel_table(scn)
+    want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
-        ahead = _deficit(s, look, chosen, held, 2)
+        ahead = _deficit(s, fuel, chosen, held, 2)
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
         amount = want[r]
@@ -399,8 +473,9 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     return DONE
 
 
-def _deficit(s: State, look: Outlook, chosen: list[int], held: tuple[int, ...], runs: int) -> list[int]:
-    need, hybrid = _fuel_need(look, chosen, runs)
+def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
+             held: tuple[int, ...], runs: int) -> list[int]:
+    need, hybrid = _fuel_need(fuel, chosen, runs)
     want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
     if hybrid:
         spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
@@ -445,19 +520,20 @@ class _BoardTables:
 
 
 _TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
-#: the last board asked about and its tables (one game asks about one board many times)
-_LAST_TABLES: list[Any] = [None, None]
+#: (board, tables) last asked about (one game asks about one board many times); one tuple,
+#: replaced whole, so that bots in several threads never pair one with another's
+_LAST_TABLES: list[Any] = [(None, None)]
 
 
 def _tables(board: Any) -> _BoardTables:
-    last = _LAST_TABLES
-    if last[0] is board:
-        found: _BoardTables = last[1]
+    last_board, last_tables = _LAST_TABLES[0]
+    if last_board is board:
+        found: _BoardTables = last_tables
         return found
     found_or_none = _TABLES.get(board)
     if found_or_none is None:
         found_or_none = _TABLES[board] = _BoardTables(board)
-    last[0], last[1] = board, found_or_none
+    _LAST_TABLES[0] = (board, found_or_none)
     return found_or_none
 
 
@@ -472,10 +548,12 @@ _CAPACITY: dict[tuple[Any, ...], int] = {}
 def fuel_capacity(s: State, seat: int) -> int:
     """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
     plants = s.plants[seat]
-    key = (s.scn, plants, s.resources_of(seat))
+    res = s.res
+    i = 4 * seat
+    key = (s.scn, plants, res[i], res[i + 1], res[i + 2], res[i + 3])
     cities = _CAPACITY.get(key)
     if cities is None:
-        if len(_CAPACITY) >= _OUTLOOKS_MAX:
+        if len(_CAPACITY) >= _CACHE_MAX:
             _CAPACITY.clear()
         cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
     return cities
@@ -490,12 +568,14 @@ _SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in r
                    for step in (1, 2, 3)}
 
 
-def cheapest_cities(s: State, seat: int, money: int, most: int) -> list[int]:
+def cheapest_cities(s: State, seat: int, money: int, most: int,
+                    position: _Position | None = None) -> list[int]:
     """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
-    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money."""
+    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money.
+    ``position`` is ``_position(s)`` when the caller has it already."""
     if most <= 0:
         return []
-    net = _network(s, seat)
+    net = _network(s, seat, position)
     totals = net.totals
     while len(totals) < most and not net.exhausted and (not totals or totals[-1] <= money):
         net.extend()
@@ -551,48 +631,135 @@ class _Network:
         base[i] = _NEVER
         self._pending = i
 
+    def after_house(self, i: int, slot: int) -> _Network | None:
+        """This seat's network once another seat has built in the city at ``i`` (in play
+        order), whose slot price is now ``slot``: the same greedy choices so far, or None when
+        one of them was that city (worked out afresh then).
+
+        The city only got dearer, so each earlier choice, the cheapest (the first in play order
+        on a tie) when made, still is; every price of the city moves by the same amount, as each
+        is its slot price plus a connection cost.
+        """
+        base = self._base
+        old = base[i]
+        if old >= _NEVER:
+            return None  # chosen (a city the seat owns never changes hands: the caller checks)
+        delta = slot - old
+        base = base[:]
+        base[i] = slot
+        prices = self.prices[:]
+        prices[i] += delta
+        if self._now is self.prices:
+            now = prices
+        else:
+            now = self._now[:]
+            now[i] += delta
+        net = _Network(self._rows, base, prices, self._connected)
+        net._now = now
+        net.totals = self.totals[:]
+        net.exhausted = self.exhausted
+        net._spent = self._spent
+        net._pending = self._pending
+        return net
+
 
 class _Position:
     """One position of everyone's cities (on one board, in one step): the slot price of each
     city in play, and each seat's :class:`_Network`, made when first asked for."""
 
-    __slots__ = ("slots", "networks")
+    __slots__ = ("slots", "networks", "origin")
 
-    def __init__(self, slots: list[int], players: int) -> None:
+    def __init__(self, slots: list[int], players: int,
+                 origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
         self.slots = slots
         self.networks: list[_Network | None] = [None] * players
+        #: for a position one house on from another: (that position's networks, the seat
+        #: that built, the city, its position in play, its slot price now), from which the
+        #: other seats' networks are made when first asked for
+        self.origin = origin
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
 #: each seat's connection costs follow from these); a cache, cleared when full
 _POSITIONS: dict[tuple[Any, ...], _Position] = {}
+#: (key, position) last asked for: a new position one house on is made from it (one tuple,
+#: replaced whole: bots in several threads never pair one's key with another's position)
+_LAST_POSITION: list[Any] = [(None, None)]
 
 
-def _network(s: State, seat: int) -> _Network:
+def _position(s: State) -> _Position:
+    """The position of everyone's cities now (its key hashes every city: find it once a decision)."""
     board = s.scn.board
     cities = s.cities
     key = (board, s.step, tuple(cities))
     position = _POSITIONS.get(key)
     if position is None:
-        if len(_POSITIONS) >= _OUTLOOKS_MAX:
+        if len(_POSITIONS) >= _CACHE_MAX:
             _POSITIONS.clear()
-        slot = _SLOT_BY_HOUSES[s.step]
-        houses = s.houses
-        position = _POSITIONS[key] = _Position(
-            [slot[len(houses[c])] for c in _tables(board).in_play], len(cities))
+        position = _POSITIONS[key] = _next_position(s, key) or _new_position(s)
+    _LAST_POSITION[0] = (key, position)
+    return position
+
+
+def _new_position(s: State) -> _Position:
+    slot = _SLOT_BY_HOUSES[s.step]
+    houses = s.houses
+    return _Position([slot[len(houses[c])] for c in _tables(s.scn.board).in_play], len(s.cities))
+
+
+def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
+    """The position ``key`` made from the last one asked for, when it is that one with one
+    more house (a seat building during its turn): the other seats keep their greedy choices
+    unless they had chosen that city. None when the last position is not such a parent."""
+    last_key, parent = _LAST_POSITION[0]
+    if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
+        return None
+    old = last_key[2]
+    new = key[2]
+    builder = -1
+    for j in range(len(new)):
+        if new[j] is not old[j] and new[j] != old[j]:
+            if builder >= 0:
+                return None
+            builder = j
+    if builder < 0:
+        return None
+    mine = new[builder]
+    if len(mine) != len(old[builder]) + 1 or mine[:-1] != old[builder]:
+        return None
+    city = mine[-1]
+    i = _tables(key[0]).index[city]
+    slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
+    slots = parent.slots[:]
+    slots[i] = slot
+    return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
+
+
+def _network(s: State, seat: int, position: _Position | None = None) -> _Network:
+    if position is None:
+        position = _position(s)
     net = position.networks[seat]
+    if net is not None:
+        return net
+    origin = position.origin
+    if origin is not None and origin[1] != seat:
+        before = origin[0][seat]
+        if before is not None:
+            # a seat with a house there already is not touched by the new one
+            net = before if origin[2] in s.cities[seat] else before.after_house(origin[3], origin[4])
     if net is None:
-        tables = _tables(board)
+        tables = _tables(s.scn.board)
         base = position.slots[:]
         index = tables.index
-        for c in cities[seat]:
+        for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
         if reach is None:
             prices = base[:]
         else:
             prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
-        net = position.networks[seat] = _Network(tables.rows, base, prices, reach is not None)
+        net = _Network(tables.rows, base, prices, reach is not None)
+    position.networks[seat] = net
     return net
 
 
@@ -602,13 +769,14 @@ def _first(totals: list[int], most: int) -> tuple[int, int]:
     return count, totals[count - 1] if count else 0
 
 
-def affordable_cities(s: State, seat: int, money: int, most: int) -> tuple[int, int]:
+def affordable_cities(s: State, seat: int, money: int, most: int,
+                      position: _Position | None = None) -> tuple[int, int]:
     """(count, cost) of the cheapest cities ``seat`` could still build now, greedily, up to ``most``."""
-    return _first(cheapest_cities(s, seat, money, most), most)
+    return _first(cheapest_cities(s, seat, money, most, position), most)
 
 
-def _build_target(s: State, seat: int, power: int | None = None,
-                  style: Style = DEFAULT) -> tuple[int, bool]:
+def _build_target(s: State, seat: int, power: int | None = None, style: Style = DEFAULT,
+                  position: _Position | None = None) -> tuple[int, bool]:
     """How many cities to own after this turn, and whether cost limits are off (end game)."""
     end = s.scn.end_cities
     owned = len(s.cities[seat])
@@ -618,7 +786,8 @@ def _build_target(s: State, seat: int, power: int | None = None,
     # turn order of the build phase: reverse player order; who still builds after me
     near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
     if near_end:
-        decided = _end_game_target(s, seat, owned, power, money)
+        decided = _end_game_target(s, seat, owned, power, money,
+                                   position if position is not None else _position(s))
         if decided is not None:
             return decided
     target = power
@@ -629,7 +798,8 @@ def _build_target(s: State, seat: int, power: int | None = None,
     return min(target, end - 1), False
 
 
-def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) -> tuple[int, bool] | None:
+def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
+                     position: _Position) -> tuple[int, bool] | None:
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
     order = s.order
@@ -647,7 +817,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
             useful = max(0, j_power - j_cities)
             # Whether j can reach the end needs the greedy only if j's money could pay for it.
             may_end = j_money >= _CHEAPEST * to_end
-            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful)
+            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
                 extra, cost = _first(totals, to_end)
                 if j_cities + extra >= end:
@@ -658,7 +828,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int) ->
         threats.append((min(j_power, j_cities), j_money))
     can = cost = 0
     if money >= _CHEAPEST * (end - owned):
-        can, cost = affordable_cities(s, seat, money, end - owned)
+        can, cost = affordable_cities(s, seat, money, end - owned, position)
     if owned + can >= end:
         mine = (min(power, end), money - cost)
         if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
@@ -678,12 +848,13 @@ def _build(s: State, seat: int, style: Style) -> Action:
         return DONE
     tables = _tables(scn.board)
     in_play = tables.in_play
-    prices = _prices(s, tables, seat)
+    position = _position(s)
+    prices = _network(s, seat, position).prices
     money = s.money[seat]
     if min(prices) > money:
         return DONE  # nothing affordable: done is the only legal action
     power = fuel_capacity(s, seat)
-    target, all_out = _build_target(s, seat, power, style)
+    target, all_out = _build_target(s, seat, power, style, position)
     if owned >= target:
         return DONE
     # the most the bot pays for a city now (the legal limit is its money)
@@ -715,17 +886,12 @@ def _build(s: State, seat: int, style: Style) -> Action:
     best = min(scores)
     if best >= _NO_SCORE:
         return DONE
-    return scn.build_actions[in_play[scores.index(best)]]
+    build: Action = scn.build_actions[in_play[scores.index(best)]]
+    return build
 
 
 #: the score of a city the bot will not build in now
 _NO_SCORE = 1e18
-
-
-def _prices(s: State, tables: _BoardTables, seat: int) -> list[int]:
-    """Per city in play (in play order): what ``seat`` would pay to build there now, its slot
-    and its cheapest connection; _NEVER where it cannot build (read-only: shared)."""
-    return _network(s, seat).prices
 
 
 # ---------------------------------------------------------------- the bot

@@ -69,15 +69,22 @@ class GameView:
     hides. Its lists are read-only: change a copy, never them.
     """
 
-    __slots__ = ("_state", "_game", "seat", "__weakref__")
+    # The view writes only its own private slots; it has no __dict__ and ``seat`` is a property,
+    # so every public name is read-only without a __setattr__ hook (which would make each
+    # view's three writes a descriptor call: views are taken on every move of a bot game).
+    __slots__ = ("_state", "_game", "_seat", "__weakref__")
     _state: GameState | None
     _game: GameState | None
-    seat: int
+    _seat: int
 
     def __init__(self, masked: GameState, seat: int) -> None:
-        object.__setattr__(self, "_state", masked)
-        object.__setattr__(self, "_game", None)
-        object.__setattr__(self, "seat", seat)
+        self._state = masked
+        self._game = None
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        return self._seat
 
     def _seen(self) -> GameState:
         """The masked state (built on first read)."""
@@ -85,18 +92,17 @@ class GameView:
         if masked is None:
             game = self._game
             assert game is not None
-            _set_game(self, None)
+            self._game = None
             game._shared = None  # this view stops reading the game itself
-            masked = _mask(game, game.share())
-            _set_state(self, masked)
+            masked = self._state = _mask(game, game.share())
         return masked
 
     def detach(self) -> None:
         """The game is about to change: keep the game as it is now, in a masked copy."""
         game = self._game
         if game is not None:
-            _set_game(self, None)
-            _set_state(self, _mask(game, game.clone()))
+            self._game = None
+            self._state = _mask(game, game.clone())
 
     def __getattr__(self, name: str) -> Any:
         # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
@@ -106,9 +112,6 @@ class GameView:
         if name in _HIDDEN:
             raise AttributeError(f"a view does not reveal {name!r}")
         return getattr(self._seen(), name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a view is read-only")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (GameView, (self._seen(), self.seat))
@@ -183,11 +186,6 @@ class GameView:
         return f"<GameView seat {self.seat} of {self._seen()!r}>"
 
 
-# GameView refuses attribute writes; the engine sets its slots through their descriptors.
-_slots: Any = vars(GameView)
-_set_state = _slots["_state"].__set__
-_set_game = _slots["_game"].__set__
-_set_seat = _slots["seat"].__set__
 _new_view = object.__new__
 
 
@@ -197,9 +195,9 @@ def make_view(state: GameState, seat: int) -> GameView:
     if state._shared is not None:
         state.release()
     view: GameView = _new_view(GameView)
-    _set_state(view, None)
-    _set_game(view, state)
-    _set_seat(view, seat)
+    view._state = None
+    view._game = state
+    view._seat = seat
     state._shared = weakref.ref(view)
     return view
 
