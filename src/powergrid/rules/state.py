@@ -180,8 +180,10 @@ class GameState:
             if reader is None:
                 return
             if type(reader) is not GameState:
-                reader.detach()  # a view reading this state takes its own masked copy
-                return
+                # a view still unread: it takes its masked copy now, sharing this state's lists
+                # (as a read view's copy does), and this state copies them below
+                reader.detach()
+                self._shared = None
         # this state's lists are (or may be) read elsewhere: take private copies
         self.money = self.money[:]
         self.plants = self.plants[:]

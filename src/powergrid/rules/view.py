@@ -98,11 +98,12 @@ class GameView:
         return masked
 
     def detach(self) -> None:
-        """The game is about to change: keep the game as it is now, in a masked copy."""
+        """The game is about to change: keep the game as it is now, in a masked copy that shares
+        its lists (the game, about to change, copies them: GameState.release)."""
         game = self._game
         if game is not None:
             self._game = None
-            self._state = _mask(game, game.clone())
+            self._state = _mask(game, game.share())
 
     def __getattr__(self, name: str) -> Any:
         # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
