@@ -177,9 +177,11 @@ def test_socket_message_rate(database_url: str) -> None:
             for _ in range(2):  # a spectator's actions are refused, but they were read
                 ws.send_json({"type": "action", "action": "pass"})
                 assert ws.receive_json()["error"]["code"] == "missing_token"
-            ws.send_json({"type": "action", "action": "pass"})
-            refused = ws.receive_json()["error"]
+            ws.send_json({"type": "action", "action": "pass", "id": 5})
+            answer = ws.receive_json()
+            refused = answer["error"]
             assert refused["code"] == "message_rate_limited" and refused["retry_after"] >= 1
+            assert answer["id"] == 5  # its sender (the browser) waits on the answer to that id
             # a client that keeps flooding (more refusals in a row than the burst) is told, then closed
             for _ in range(2):
                 ws.send_json({"type": "action", "action": "pass"})

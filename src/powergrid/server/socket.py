@@ -261,6 +261,7 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
         try:
             wait = bucket.take() if bucket is not None else 0.0
             if wait > 0:
+                ref = _reference_of(message, settings.max_body_bytes)  # its sender waits on the answer
                 refused_in_a_row += 1
                 if refused_in_a_row > limits.message_burst:
                     raise Closing("message_rate_limited", "too many messages: closing", CLOSE_BASE + 429,
@@ -290,6 +291,15 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
             return
         except ApiError as exc:
             await _send(ws, {"type": "error", "id": ref, **exc.body()})
+
+
+def _reference_of(message: Mapping[str, Any], max_bytes: int) -> Any:
+    """The ``id`` of a message refused before being read (rate limit); None if it has none."""
+    try:
+        data = read_message(message, max_bytes)
+    except ApiError:
+        return None
+    return _reference(data.get("id"))
 
 
 def _reference(value: Any) -> Any:
