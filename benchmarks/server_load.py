@@ -2,8 +2,9 @@
 
 Each run starts `powergrid serve` (its web workers and bot workers) on a fresh database and, from a
 separate client process, keeps ``--games`` 3-player games going for ``--seconds``: two seats are
-people who post as fast as the rules allow (a random legal action), each with its own socket that
-brings the seat's view, as a browser does (no GET per move); the third is a server ``heuristic``
+people who act as fast as the rules allow (a random legal action; ``--think MS`` adds a person's
+pause before each action), each with its own socket that brings the seat's view, as a browser does
+(no GET per move); the third is a server ``heuristic``
 bot whose move the client waits for on the sockets. The ``search`` scenario adds ``--search-games``
 games of six ``mcts:strong`` bots created by the same client (nobody watches them). Bot pacing is 0
 in every game.
@@ -22,7 +23,12 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
   action likewise for the bot-worker processes (search games' CPU included).
 
     nice -n 10 .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 100] \\
-        [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search]
+        [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search] \\
+        [--act http,socket] [--think 0]
+
+With no pause the games never wait for anyone, so the run is a closed loop at saturation: each
+game always has one action in flight, and the latencies are about the number of games divided by
+the actions per second (Little's law). The client is aiohttp in one process (the ``bench`` extra).
 """
 
 from __future__ import annotations
@@ -53,32 +59,41 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int,
-                     act: str = "http") -> dict[str, float]:
-    import httpx
-    import websockets
+                     act: str = "http", think_ms: float = 0.0) -> dict[str, float]:
+    import aiohttp
+    import orjson
 
     post_ms: list[float] = []
     bot_ms: list[float] = []
     totals = {"posts": 0, "actions": 0, "games_finished": 0, "refused": 0, "errors": 0}
-    limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
     search_ids: list[str] = []
+    # aiohttp rather than httpx: the client shares the two cores with the server, and httpx's pool
+    # cost about three times the web process's CPU per action, so the client set the pace. A
+    # keep-alive shorter than the server's 5 s: a connection the server closes as the client reuses
+    # it fails the request.
+    connector = aiohttp.TCPConnector(limit=games * 3, keepalive_timeout=3)
+    async with aiohttp.ClientSession(base, connector=connector, timeout=aiohttp.ClientTimeout(total=60),
+                                     json_serialize=lambda o: orjson.dumps(o).decode()) as http:
 
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        async def post_json(path: str, body: dict) -> dict:
+            async with http.post(path, json=body) as r:
+                return orjson.loads(await r.read())
+
         await sample_stats(base, reset=True)
         for i in range(search_games):
             body = {"map": "germany", "players": 6, "seed": seed + i, "bot_pace_ms": 0,
                     "seats": [{"kind": "bot", "bot": "mcts:strong"}] * 6}
-            search_ids.append((await http.post("/api/games", json=body)).json()["game_id"])
+            search_ids.append((await post_json("/api/games", body))["game_id"])
         deadline = time.monotonic() + seconds
 
         async def one_game(rng: random.Random) -> None:
             body = {"map": rng.choice(["germany", "usa"]), "players": 3, "seed": rng.getrandbits(32),
                     "bot_pace_ms": 0,
                     "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]}
-            game = (await http.post("/api/games", json=body)).json()
+            game = await post_json("/api/games", body)
             gid = game["game_id"]
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
-            ws_url = base.replace("http", "ws", 1) + f"/api/games/{gid}/ws"
+            ws_url = f"/api/games/{gid}/ws"
             # like a browser per person: the seat's own socket (authenticated by its first message)
             # brings each new view with the seat's legal actions; actions are POSTed (--act http) or
             # sent over that socket, answered there after the new view (--act socket: the browser)
@@ -88,7 +103,9 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
 
             async def read(seat: int, ws: object) -> None:
                 async for raw in ws:  # type: ignore[attr-defined]
-                    message = json.loads(raw)
+                    if raw.type != aiohttp.WSMsgType.TEXT:
+                        break
+                    message = orjson.loads(raw.data)
                     if message["type"] == "state" and message["version"] > views.get(seat, {"version": -1})[
                             "version"]:
                         message["arrived"] = time.perf_counter()
@@ -109,9 +126,9 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             readers = []
             try:
                 for seat, token in tokens.items():
-                    ws = await websockets.connect(f"{ws_url}?seat={seat}", max_size=2**24)
+                    ws = await http.ws_connect(f"{ws_url}?seat={seat}", max_msg_size=2**24)
                     sockets[seat] = ws
-                    await ws.send(json.dumps({"type": "auth", "token": token}))
+                    await ws.send_str(json.dumps({"type": "auth", "token": token}))
                     readers.append(asyncio.create_task(read(seat, ws)))
                 watcher = min(tokens)
                 for seat in tokens:
@@ -135,32 +152,35 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                     if view["version"] != version or view.get("to_act") != seat:
                         version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
+                    if think_ms:  # a person's pause before acting, 0.5-1.5 times the mean
+                        await asyncio.sleep(think_ms * rng.uniform(0.5, 1.5) / 1000)
                     sent = time.perf_counter()
                     action = choose(view["legal"], rng)
                     totals["posts"] += 1
                     if act == "socket":
                         ref = totals["posts"]
                         answers[ref] = asyncio.get_running_loop().create_future()
-                        await sockets[seat].send(json.dumps({"type": "action", "action": action,
+                        await sockets[seat].send_str(json.dumps({"type": "action", "action": action,
                                                              "version": version, "id": ref}))
                         reply = await asyncio.wait_for(answers[ref], 30)
                         ok = reply["type"] == "done"
                         if ok:
                             post_ms.append(reply["ms"])  # the server's time on it
                     else:
-                        r = await http.post(f"/api/games/{gid}/actions",
-                                            headers={"Authorization": f"Bearer {tokens[seat]}"},
-                                            json={"seat": seat, "action": action, "version": version})
-                        timing = r.headers.get("server-timing", "")
-                        if "dur=" in timing:
-                            post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
-                        ok = r.status_code == 200
+                        async with http.post(f"/api/games/{gid}/actions",
+                                             headers={"Authorization": f"Bearer {tokens[seat]}"},
+                                             json={"seat": seat, "action": action, "version": version}) as r:
+                            timing = r.headers.get("server-timing", "")
+                            if "dur=" in timing:
+                                post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
+                            ok = r.status == 200
+                            body = await r.read()
                     if not ok:
                         totals["refused"] += 1
                         view = await past(seat, version)
                         version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
-                    answer = views[seat] if act == "socket" else r.json()
+                    answer = views[seat] if act == "socket" else orjson.loads(body)
                     version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
                     if to_act is not None and to_act not in tokens:
                         bot_asked = sent
@@ -195,7 +215,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
         elapsed = time.monotonic() - began
         search_actions = 0
         for gid in search_ids:
-            search_actions += (await http.get(f"/api/games/{gid}")).json()["version"]
+            async with http.get(f"/api/games/{gid}") as r:
+                search_actions += orjson.loads(await r.read())["version"]
     stats = await sample_stats(base)
     lags = [s["loop_lag_ms"] for s in stats.values()]
     return {"seconds": elapsed, "posts": totals["posts"], "actions": totals["actions"],
@@ -330,7 +351,7 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         search_games = args.search_games if scenario == "search" else 0
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
                               "--games", str(args.games), "--search-games", str(search_games),
-                              "--act", act],
+                              "--act", act, "--think", str(args.think)],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
         turns = bot_turn_ms(url, began_at)
@@ -368,15 +389,18 @@ def main() -> None:
     parser.add_argument("--scenarios", default="base,search")
     parser.add_argument("--act", default="http", help="how people act: http (POST), socket (as the browser "
                                                       "does), or both: http,socket")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="a person's mean pause before acting, ms (0: as fast as the rules allow)")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
         result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1,
-                                        args.act))
+                                        args.act, args.think))
         print(json.dumps(result))
         return
     load = os.getloadavg()
-    print(f"{args.games} concurrent 3-player games (2 people, each with their own socket; 1 "
+    pace = f"a {args.think:.0f} ms mean pause before each action" if args.think else "no pause"
+    print(f"{args.games} concurrent 3-player games (2 people, each with their own socket, {pace}; 1 "
           f"heuristic bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; "
           f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "

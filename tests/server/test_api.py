@@ -354,3 +354,14 @@ def test_pages_and_openapi(client: TestClient) -> None:
             "/api/games/{game_id}/record", "/api/maps/{name}"} <= set(paths)
     r = client.put("/api/games")
     assert r.status_code == 405 and error_code(r) == "method_not_allowed"
+
+
+def test_every_route_is_described_in_the_openapi(client: TestClient) -> None:
+    """Each API operation carries its route's docstring (a statement before the docstring would
+    silently drop it from /docs)."""
+    paths = client.get("/openapi.json").json()["paths"]
+    undescribed = [f"{method.upper()} {path}" for path, ops in paths.items() if path.startswith("/api/")
+                   for method, op in ops.items() if not op.get("description")]
+    assert undescribed == []
+    assert paths["/api/games/{game_id}/actions"]["post"]["description"].startswith("Take an action")
+    assert paths["/api/games/{game_id}/view"]["get"]["description"].startswith("A seat's view")

@@ -219,8 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes, openapi_extra=SEAT_TOKEN)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()]) -> Response:
-        authorization = request.headers.get("authorization")
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
+        authorization = request.headers.get("authorization")
         service = service_of(request)
         live = await service.live(game_id_checked(game_id))
         await service.authenticate(live, seat, bearer(authorization))
@@ -230,8 +230,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes,
               openapi_extra=SEAT_TOKEN)
     async def post_action(game_id: str, body: PostAction, request: Request) -> Response:
-        authorization = request.headers.get("authorization")
         """Take an action for a seat (its token), at the version the client saw."""
+        authorization = request.headers.get("authorization")
         frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
                                               body.action, body.version)
         return JSONBytes(frame.body(game_id, body.seat))
