@@ -71,7 +71,7 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
     # cost about three times the web process's CPU per action, so the client set the pace. A
     # keep-alive shorter than the server's 5 s: a connection the server closes as the client reuses
     # it fails the request.
-    connector = aiohttp.TCPConnector(limit=games * 3, keepalive_timeout=3)
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=3)  # sockets hold theirs
     async with aiohttp.ClientSession(base, connector=connector, timeout=aiohttp.ClientTimeout(total=60),
                                      json_serialize=lambda o: orjson.dumps(o).decode()) as http:
 

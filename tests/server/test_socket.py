@@ -160,7 +160,9 @@ def test_reconnect_gets_the_current_view_at_once(client: TestClient) -> None:
 
 
 def test_watch_an_all_bot_game_version_by_version(client: TestClient) -> None:
-    game = create(client, 2, [{"kind": "bot", "bot": "random"}] * 2, seed=31)
+    # paced: a watcher more than FRAMES_KEPT versions behind is sent the latest (by design), and at
+    # pace 0 on a loaded machine the bots could run that far ahead of this test's reading
+    game = create(client, 2, [{"kind": "bot", "bot": "random"}] * 2, seed=31, bot_pace_ms=5)
     gid = game["game_id"]
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         first = ws.receive_json()

@@ -24,6 +24,7 @@ from .errors import ApiError
 from .game_ids import GameIdCheck
 from .limits import BodyLimit, RequestRate
 from .metrics import ServerTiming, process_stats
+from .play_routes import PlayRoutes
 from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
 from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction, PostUndo
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Power Grid server", version=getattr(pg, "__version__", "0"),
                   description="Play Power Grid (Funkenschlag 2004) online: games, seats, actions, views.",
                   lifespan=lifespan)
+    app.add_middleware(PlayRoutes)  # innermost: the two routes every move takes, past FastAPI's routing
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
     app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included

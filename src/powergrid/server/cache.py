@@ -12,6 +12,7 @@ import asyncio
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 import powergrid as pg
 from powergrid.rules.undo import Taken
@@ -72,7 +73,7 @@ def game_bytes(live: LiveGame) -> int:
     """An estimate of a live game's memory: its frames plus the JSON encoded for its seats (a decoded
     payload weighs about as much again as its text)."""
     frames = live.frames
-    encoded = sum(f.encoded_bytes() for f in list(frames)[-MESSAGES_KEPT:])
+    encoded = sum(f.encoded_bytes() for f in islice(reversed(frames), MESSAGES_KEPT))
     return FIRST_FRAME_BYTES + NEXT_FRAME_BYTES * (len(frames) - 1) + 2 * encoded
 
 

@@ -92,49 +92,55 @@ def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
     whole game): serializing a long game's whole log for every push would dominate the server's time.
     """
     data = view.to_dict(include_log=False)  # the log is sent from log_tail instead
+    # the fields below read the view's masked state directly (hidden cards are -1 in it), not
+    # attribute by attribute through the view: this runs for every action
+    seen = view.public_state
     cat = catalog()
-    players = view.players
+    plants = cat.plants
+    players = seen.players
     data["log"] = list(log_tail.entries)
     data["log_text"] = list(log_tail.text)
     data["log_total"] = log_tail.total
     data["auction_status"] = auction_status(view, log_tail.tally, data["auction"])
-    scn = view.scn
+    scn = seen.scn
     # the first game never reaches Step 2 (docs/rules.md, First game)
     data["stakes"] = {"end_cities": scn.end_cities,
                       "step2_cities": None if scn.first_game else scn.rules.step2_cities,
                       "max_houses": scn.max_houses}
-    data["current_market"] = list(view.current_market())
-    data["future_market"] = list(view.future_market())
+    data["current_market"] = list(seen.current_market())
+    data["future_market"] = list(seen.future_market())
     prices: dict[str, list[list[Any]]] = {}
+    market_res = seen.market_res
     for r, name in enumerate(RESOURCES):
         slots = cat.tracks[r].slot_prices
-        first_filled = len(slots) - view.market_res[r]
+        first_filled = len(slots) - market_res[r]
         prices[name] = [[price, i >= first_filled] for i, price in enumerate(slots)]
     data["prices"] = prices
-    shown = set(view.market) | {p for seat in range(players) for p in view.plants[seat]}
-    shown.update(view.deck_top_known)
-    shown.update(view.deck_bottom_known)
-    data["plants"] = {str(n): {"kind": cat.plants[n].kind, "burn": cat.plants[n].burn,
-                               "cities": cat.plants[n].cities}
-                      for n in sorted(shown) if n in cat.plants}
-    data["powerable"] = [view.powerable(seat) for seat in range(players)]
+    owned = seen.plants
+    deck = seen.deck
+    shown = set(seen.market) | {p for seat in range(players) for p in owned[seat]}
+    shown.update(deck[-1 - i] for i in range(seen.known_top))  # known cards on top
+    shown.update(deck[:seen.known_bottom])  # plants put under the deck since the last shuffle
+    data["plants"] = {str(n): {"kind": plants[n].kind, "burn": plants[n].burn, "cities": plants[n].cities}
+                      for n in sorted(shown) if n in plants}
+    data["powerable"] = [seen.powerable(seat) for seat in range(players)]
     capacity = []
     for seat in range(players):
         cap = dict.fromkeys(CAPACITY_KINDS, 0)
-        for n in view.plants[seat]:
-            plant = cat.plants[n]
+        for n in owned[seat]:
+            plant = plants[n]
             if plant.kind in cap:
                 cap[plant.kind] += plant.storage
         capacity.append(cap)
     data["capacity"] = capacity
-    names = view.scn.map.cities
-    data["houses"] = {names[city]: list(seats) for city, seats in enumerate(view.houses) if seats}
-    data["deck_size"] = view.deck_size
+    names = scn.map.cities
+    data["houses"] = {names[city]: list(seats) for city, seats in enumerate(seen.houses) if seats}
+    data["deck_size"] = len(deck)
     data["step3_in_deck"] = view.step3_in_deck
     data["history"] = history
-    data["game_over"] = view.is_over
-    data["winners"] = list(view.winners) if view.is_over else []
-    data["to_act"] = view.current_player
+    data["game_over"] = seen.is_over
+    data["winners"] = list(seen.winners) if seen.is_over else []
+    data["to_act"] = seen.current_player
     return data
 
 
