@@ -85,6 +85,8 @@ class GameCache:
         self.max_bytes = max_bytes
         self._games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        #: bytes held at the last measure, plus the games remembered since
+        self._estimate = 0
 
     def __getitem__(self, game_id: str) -> LiveGame:
         return self._games[game_id]
@@ -104,7 +106,11 @@ class GameCache:
     def remember(self, live: LiveGame) -> None:
         self._games[live.game_id] = live
         self._games.move_to_end(live.game_id)
-        self.trim()
+        # Measuring every game would make each new game cost as much as the games held; the
+        # estimate adds this one to the last measure, and trim (every few seconds too) measures.
+        self._estimate += game_bytes(live)
+        if self._estimate > self.max_bytes:
+            self.trim()
 
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id, None)
@@ -114,15 +120,16 @@ class GameCache:
 
     def trim(self) -> None:
         """Drop least recently used games (not watched, not busy) until within the bound."""
-        excess = self.size_bytes() - self.max_bytes
+        size = self.size_bytes()
         for game_id in list(self._games):
-            if excess <= 0:
+            if size <= self.max_bytes:
                 break
             other = self._games[game_id]
             if other.watchers or other.lock.locked():
                 continue
-            excess -= game_bytes(other)
+            size -= game_bytes(other)
             del self._games[game_id]
+        self._estimate = size
 
     async def live(self, game_id: str) -> LiveGame:
         """The game, from the cache or loaded (latest snapshot + later actions); unknown_game if none."""
