@@ -6,7 +6,7 @@ people who act as fast as the rules allow (a random legal action; ``--think MS``
 pause before each action), each with its own socket that brings the seat's view, as a browser does
 (no GET per move); the third is a server ``heuristic``
 bot whose move the client waits for on the sockets. The ``search`` scenario adds ``--search-games``
-games of six ``mcts:strong`` bots created by the same client (nobody watches them). Bot pacing is 0
+games of six ``pimc:strong`` bots created by the same client (nobody watches them). Bot pacing is 0
 in every game.
 
 For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario it prints:
@@ -82,7 +82,7 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
         await sample_stats(base, reset=True)
         for i in range(search_games):
             body = {"map": "germany", "players": 6, "seed": seed + i, "bot_pace_ms": 0,
-                    "seats": [{"kind": "bot", "bot": "mcts:strong"}] * 6}
+                    "seats": [{"kind": "bot", "bot": "pimc:strong"}] * 6}
             search_ids.append((await post_json("/api/games", body))["game_id"])
         deadline = time.monotonic() + seconds
 
@@ -383,7 +383,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--games", type=int, default=100, help="human games played at the same time")
-    parser.add_argument("--search-games", type=int, default=20, help="6-mcts:strong games in 'search'")
+    parser.add_argument("--search-games", type=int, default=20, help="6-pimc:strong games in 'search'")
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--workers", default="1,2", help="web worker counts to run")
     parser.add_argument("--scenarios", default="base,search")
@@ -401,7 +401,7 @@ def main() -> None:
     load = os.getloadavg()
     pace = f"a {args.think:.0f} ms mean pause before each action" if args.think else "no pause"
     print(f"{args.games} concurrent 3-player games (2 people, each with their own socket, {pace}; 1 "
-          f"heuristic bot); 'search' adds {args.search_games} games of 6 mcts:strong bots; "
+          f"heuristic bot); 'search' adds {args.search_games} games of 6 pimc:strong bots; "
           f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "
               f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'client lag':>10} "

@@ -149,3 +149,16 @@ def test_a_long_job_keeps_its_lease_and_a_quick_one_is_never_renewed(engine: Eng
         assert renewed and set(renewed) == {long.id}
     finally:
         keeper.stop()
+
+
+def test_every_search_bot_name_takes_the_search_lane() -> None:
+    """A search bot in the quick lane would make every cheap bot wait behind its seconds of thinking:
+    the lane follows what the bot is, under its name or any alias."""
+    from powergrid.bots import ALIASES, SearchBot, bot_names, make_bot
+    from powergrid.server.bot_turns import lane_of
+
+    names = bot_names() + [f"{alias}{level}" for alias in ALIASES for level in ("", ":fast", ":strong")]
+    for name in names:
+        expected = SEARCH if isinstance(make_bot(name, 0), SearchBot) else QUICK
+        assert lane_of(name) == expected, name
+    assert {lane_of(n) for n in names} == {QUICK, SEARCH}

@@ -48,10 +48,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return make(seed)
 
 
+def searches(spec: str) -> bool:
+    """Whether the bot of that name searches (thinks for long: the server gives it its own lane)."""
+    kind = spec.strip().partition(":")[0]
+    return ALIASES.get(kind, kind) == SEARCH_KIND
+
+
 def bot_names() -> list[str]:
     """Every bot name make_bot accepts, aliases aside (see :data:`ALIASES`)."""
     return sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
 
 
 __all__ = ["ALIASES", "BoldBot", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan", "SearchBot",
-           "bot_names", "make_bot", "rank_plans"]
+           "bot_names", "make_bot", "rank_plans", "searches"]

@@ -57,8 +57,10 @@ BOT_TURN = "bot_turn"
 
 
 def lane_of(spec: str) -> str:
-    """Search bots (MCTS) think for seconds: they get a lane of their own."""
-    return SEARCH if spec.partition(":")[0] == "mcts" else QUICK
+    """Search bots (``pimc``, alias ``mcts``) think for seconds: they get a lane of their own."""
+    from powergrid.bots import searches
+
+    return SEARCH if searches(spec) else QUICK
 
 
 def turn_job(row: GameRow, version: int, to_act: int | None) -> JobSpec | None:
