@@ -75,16 +75,14 @@ class Job:
 
 def enqueue(conn: Connection, spec: JobSpec) -> None:
     """Add the job in the caller's transaction; nothing happens if its (kind, key) exists."""
-    table = db.jobs
-    values = dict(kind=spec.kind, lane=spec.lane, key=spec.key, game_id=spec.game_id, version=spec.version,
-                  client=spec.client, payload=json.dumps(spec.payload), status=QUEUED,
-                  not_before=spec.not_before, attempts=0, created_at=time.time())
-    dialect = conn.dialect.name
-    if dialect == "postgresql":
-        conn.execute(postgresql.insert(table).values(**values).on_conflict_do_nothing())
+    values = {"b_kind": spec.kind, "b_lane": spec.lane, "b_key": spec.key, "b_game_id": spec.game_id,
+              "b_version": spec.version, "b_client": spec.client, "b_payload": json.dumps(spec.payload),
+              "b_not_before": spec.not_before, "b_created_at": time.time()}
+    if conn.dialect.name == "postgresql":
+        conn.execute(_INSERT_PG, values)
         conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
     else:
-        conn.execute(sqlite.insert(table).values(**values).on_conflict_do_nothing())
+        conn.execute(_INSERT_SQLITE, values)
 
 
 def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
@@ -96,6 +94,10 @@ def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
 # Statements built once: a bot worker claims a job per bot move, and building the expressions each
 # time cost more than the database did (the values are bound parameters).
 _J = db.jobs
+_NEW_JOB = {name: bindparam(f"b_{name}") for name in ("kind", "lane", "key", "game_id", "version", "client",
+                                                     "payload", "not_before", "created_at")}
+_INSERT_PG = postgresql.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
+_INSERT_SQLITE = sqlite.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _CLAIMABLE = or_(_J.c.status == QUEUED, and_(_J.c.status == RUNNING, _J.c.lease_until < bindparam("b_now")))
 _TAKE = (update(_J).where(_J.c.id == bindparam("b_id"), _CLAIMABLE)
          .values(status=RUNNING, lease_until=bindparam("b_lease_until"), worker=bindparam("b_worker"),
