@@ -315,7 +315,7 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
 # ---------------------------------------------------------------- auction
 # Actions are immutable: the ones the bot answers with are made once and shared.
 _BIDS: list[Action] = []
-_OPENS: dict[int, Action] = {}
+_OPENS: dict[tuple[int, int], Action] = {}
 _BUYS = tuple(tuple(Action("buy", 0, n, "", r) for n in range(25)) for r in range(4))
 
 
@@ -326,23 +326,88 @@ def _bid(amount: int) -> Action:
     return bids[amount]
 
 
-def _open(plant: int) -> Action:
-    action = _OPENS.get(plant)
+def _open(plant: int, amount: int = 0) -> Action:
+    key = (plant, amount or plant)
+    action = _OPENS.get(key)
     if action is None:
-        action = _OPENS[plant] = Action("open", plant, plant)
+        action = _OPENS[key] = Action("open", plant, key[1])
     return action
+
+
+def _amount(s: State, seat: int, plant: int, least: int, limit: int, bidders: int) -> int:
+    """What to bid for ``plant`` now, at least ``least`` and at most the seat's own ``limit``:
+    the last bid the seat would make raising one at a time, made in one step.
+
+    The rivals (the seats in ``bidders``, a bit set) are taken to value the plant as the
+    default heuristic does (:func:`outlook`) and to raise while their ``max_bid`` allows.
+    Raising one at a time, every bidder spends a decision per Elektro; jumping to the seat's
+    own last bid of that auction leaves the others exactly where they would stand after it (a
+    rival that would have dropped out earlier drops out at its next turn), so, rivals jumping
+    alike, the plant goes to the same seat at the same price. Against rivals that value
+    differently the bid is still never above the seat's limit.
+    """
+    if limit <= least:
+        return least
+    # the rivals that would raise ``least`` at all, in bidding order after the seat (seating
+    # order), with their limits; a seat's max_bid is below its money less the reserve without
+    # fuel, so the poor are skipped unasked
+    scn = s.scn
+    seating = scn.seating
+    n = len(seating)
+    at = scn.seat_position[seat]
+    floor = 8 + 4 * s.step
+    money = s.money
+    ring: list[tuple[int, int]] = []
+    for k in range(1, n):
+        j = seating[(at + k) % n]
+        if bidders >> j & 1 and money[j] - floor > least:
+            most = outlook(s, j).max_bid(plant)
+            if most > least:
+                ring.append((j, most))
+    if not ring:
+        return least
+    ring.append((seat, limit))
+    # raise one at a time from the seat's bid of ``least`` while three or more are in
+    bid = mine = least
+    i = 0
+    while len(ring) > 2:
+        j, most = ring[i]
+        if bid < most:
+            bid += 1
+            if j == seat:
+                mine = bid
+            i += 1
+        else:
+            del ring[i]
+        if i >= len(ring):
+            i = 0
+    # two left: the one to move bids bid + 1, bid + 3, ... and the leader bid + 2, bid + 4,
+    # ...; the first amount the other would not raise ends it (a bid the mover cannot make
+    # at all ends it at once)
+    mover, m_most = ring[i]
+    leader, l_most = ring[1 - i]
+    if bid >= m_most:
+        return mine  # the mover passes: the leader wins at ``bid``
+    first = bid + 1 if bid + 1 >= l_most else l_most + ((l_most - bid - 1) & 1)
+    second = bid + 2 if bid + 2 >= m_most else m_most + ((m_most - bid) & 1)
+    if first < second:
+        # the mover wins at ``first``; the leader's last bid is one below it
+        return first if mover == seat else (first - 1 if leader == seat else mine)
+    return second - 1 if mover == seat else (second if leader == seat else mine)
 
 
 def _open_or_pass(s: State, seat: int, style: Style) -> Action:
     """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
-    where passing is not allowed while a plant is affordable, the best plant anyway).
+    where passing is not allowed while a plant is affordable, the best plant anyway); the opening
+    bid is :func:`_amount`.
 
     Reads the choices from the state itself, as ``auction.legal`` lists them: an affordable
     plant of the current market can be opened at its number; passing is allowed after round 1,
     or when no plant is affordable.
     """
     look = outlook(s, seat, style)
-    best: Action | None = None
+    best = 0
+    best_limit = 0
     best_surplus = -1e9
     money = s.money[seat]
     first_open = 0
@@ -357,19 +422,25 @@ def _open_or_pass(s: State, seat: int, style: Style) -> Action:
         surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
         if surplus > best_surplus:
             best_surplus = surplus
-            best = _open(plant)
+            best = plant
+            best_limit = limit
     must_buy = s.round == 1 and first_open > 0
-    if best is not None and (best_surplus >= 0 or must_buy):
-        return best
+    if best and (best_surplus >= 0 or must_buy):
+        # the others still to buy this round are the bidders (none: the price is the minimum)
+        bidders = ((1 << len(s.money)) - 1) & ~s.auc_done & ~(1 << seat)
+        return _open(best, _amount(s, seat, best, best, best_limit, bidders) if bidders else best)
     return _open(first_open) if must_buy else PASS
 
 
 def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
-    """In a running auction: raise by one while the plant is worth it (the legal actions are
-    every bid from one above the current one up to the seat's money, and passing)."""
+    """In a running auction: raise while the plant is worth it, by :func:`_amount` (the legal
+    actions are every bid from one above the current one up to the seat's money, and passing)."""
     bid = s.auc_bid
-    if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
-        return _bid(bid + 1)
+    if s.money[seat] > bid:
+        plant = s.auc_plant
+        limit = outlook(s, seat, style).max_bid(plant)
+        if bid + 1 <= limit:
+            return _bid(_amount(s, seat, plant, bid + 1, limit, s.auc_in))
     return PASS
 
 
