@@ -17,7 +17,8 @@ from ..rules.actions import DONE, PASS
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
-from ..rules.purchase import most_affordable
+from ..rules.purchase import _affordable
+from ..rules.storage import capacities, room
 from .base import Bot
 
 #: what a unit costs when the market cannot supply it (above the dearest slot)
@@ -514,11 +515,14 @@ def _game_may_end(s: State) -> bool:
 
 
 def _buy(s: State, seat: int, style: Style) -> Action:
-    affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
-    if not any(affordable):
-        return DONE
+    """The legal purchases are 1..n units of one resource r, n what the seat can afford of r
+    (``most_affordable``): worked out only for the resources wanted."""
     scn = s.scn
     mine = s.plants[seat]
+    held = s.resources_of(seat)
+    space = room(held, capacities(scn, mine))
+    if not any(space):
+        return DONE
     owned = len(s.cities[seat])
     yields = scn.plant_cities
     total = 0
@@ -529,7 +533,6 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     else:
         target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
     chosen = _plants_to_run(s, seat, mine, target, total)
-    held = s.resources_of(seat)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
@@ -537,10 +540,12 @@ def _buy(s: State, seat: int, style: Style) -> Action:
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
         amount = want[r]
-        if affordable[r] < amount:
-            amount = affordable[r]
         if amount > 0:
-            return _BUYS[r][amount]
+            affordable = _affordable(s, seat, r, space[r])
+            if affordable < amount:
+                amount = affordable
+            if amount > 0:
+                return _BUYS[r][amount]
     return DONE
 
 
@@ -873,6 +878,14 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
                      position: _Position) -> tuple[int, bool] | None:
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
+    can = cost = 0
+    if money >= _CHEAPEST * (end - owned):
+        can, cost = affordable_cities(s, seat, money, end - owned, position)
+    if owned + can < end:
+        # the seat cannot end it: the rivals' standings do not matter, only whether one can
+        if _ends_anyway(s, seat, end, position):
+            return max(owned, power), True
+        return None
     order = s.order
     later = [order[-1 - t] for t in range(s.turn + 1, len(order))]
     ends_anyway = any(len(c) >= end for c in s.cities)
@@ -890,23 +903,38 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
             may_end = j_money >= _CHEAPEST * to_end
             totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
-                extra, cost = _first(totals, to_end)
+                extra, spent = _first(totals, to_end)
                 if j_cities + extra >= end:
                     ends_anyway = True
-            extra_useful, cost = _first(totals, useful)
+            extra_useful, spent = _first(totals, useful)
             j_cities += extra_useful
-            j_money -= cost
+            j_money -= spent
         threats.append((min(j_power, j_cities), j_money))
-    can = cost = 0
-    if money >= _CHEAPEST * (end - owned):
-        can, cost = affordable_cities(s, seat, money, end - owned, position)
-    if owned + can >= end:
-        mine = (min(power, end), money - cost)
-        if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
-            return end, True
+    mine = (min(power, end), money - cost)
+    if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
+        return end, True
     if ends_anyway:
         return max(owned, power), True
     return None
+
+
+def _ends_anyway(s: State, seat: int, end: int, position: _Position) -> bool:
+    """Whether a rival has ended the game or can end it in this build phase after the seat."""
+    cities = s.cities
+    for c in cities:
+        if len(c) >= end:
+            return True
+    order = s.order
+    money = s.money
+    for t in range(s.turn + 1, len(order)):
+        j = order[-1 - t]
+        j_cities = len(cities[j])
+        to_end = end - j_cities if end > j_cities else 0
+        if money[j] >= _CHEAPEST * to_end:
+            extra, _ = _first(cheapest_cities(s, j, money[j], to_end, position), to_end)
+            if j_cities + extra >= end:
+                return True
+    return False
 
 
 def _build(s: State, seat: int, style: Style) -> Action:
