@@ -9,6 +9,7 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -579,20 +580,23 @@ class _BoardTables:
         #: city -> its position in ``in_play``
         self.index = {c: i for i, c in enumerate(in_play)}
         #: a per-city table (by city number) -> its entries for the cities in play, in play order
-        self.pick = itemgetter(*in_play)
+        pick = self.pick = itemgetter(*in_play)
         #: per position in ``in_play``: the distances to the cities in play, in play order
-        self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
+        rows = self.rows = tuple(pick(distance[c]) for c in in_play)
         #: per city in play: mean cost to its four nearest neighbours (lower = more central)
         central: dict[int, float] = {}
-        for c in in_play:
-            row = distance[c]
-            near = sorted(row[d] for d in in_play if d != c)[:4]
+        for i, c in enumerate(in_play):
+            others = list(rows[i])
+            del others[i]
+            others.sort()
+            near = others[:4]
             central[c] = sum(near) / len(near)
         self.central = central
         #: per position in ``in_play``: half the centrality (the weight it has in the build score)
         self.half_central = tuple(0.5 * central[c] for c in in_play)
         #: per city in play: the cities in play at most 12 away (itself included), in play order
-        self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
+        self.near = {c: tuple(compress(in_play, map((12).__ge__, row)))
+                     for c, row in zip(in_play, rows, strict=True)}
 
 
 _TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
@@ -859,8 +863,13 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     if power is None:
         power = fuel_capacity(s, seat)
     money = s.money[seat]
-    # turn order of the build phase: reverse player order; who still builds after me
-    near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
+    # whether someone could reach the end with the money held (a loop: a generator costs more)
+    near_end = False
+    all_money = s.money
+    for j, c in enumerate(s.cities):
+        if len(c) + all_money[j] // 10 >= end:
+            near_end = True
+            break
     if near_end:
         decided = _end_game_target(s, seat, owned, power, money,
                                    position if position is not None else _position(s))
