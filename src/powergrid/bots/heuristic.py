@@ -398,7 +398,7 @@ def _amount(s: State, seat: int, plant: int, least: int, limit: int, bidders: in
     return second - 1 if mover == seat else (second if leader == seat else mine)
 
 
-def _open_or_pass(s: State, seat: int, style: Style) -> Action:
+def _open_or_pass(s: State, seat: int, style: Style, jump: bool = True) -> Action:
     """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
     where passing is not allowed while a plant is affordable, the best plant anyway); the opening
     bid is :func:`_amount`.
@@ -430,11 +430,13 @@ def _open_or_pass(s: State, seat: int, style: Style) -> Action:
     if best and (best_surplus >= 0 or must_buy):
         # the others still to buy this round are the bidders (none: the price is the minimum)
         bidders = ((1 << len(s.money)) - 1) & ~s.auc_done & ~(1 << seat)
-        return _open(best, _amount(s, seat, best, best, best_limit, bidders) if bidders else best)
+        if not (jump and bidders):
+            return _open(best)
+        return _open(best, _amount(s, seat, best, best, best_limit, bidders))
     return _open(first_open) if must_buy else PASS
 
 
-def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
+def _raise_or_pass(s: State, seat: int, style: Style, jump: bool = True) -> Action:
     """In a running auction: raise while the plant is worth it, by :func:`_amount` (the legal
     actions are every bid from one above the current one up to the seat's money, and passing)."""
     bid = s.auc_bid
@@ -442,7 +444,7 @@ def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
         plant = s.auc_plant
         limit = outlook(s, seat, style).max_bid(plant)
         if bid + 1 <= limit:
-            return _bid(_amount(s, seat, plant, bid + 1, limit, s.auc_in))
+            return _bid(_amount(s, seat, plant, bid + 1, limit, s.auc_in) if jump else bid + 1)
     return PASS
 
 
@@ -1003,8 +1005,15 @@ _NO_SCORE = 1e18
 
 
 # ---------------------------------------------------------------- the bot
-def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT) -> Action:
-    """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state)."""
+def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT,
+           jump: bool = True) -> Action:
+    """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state).
+
+    ``jump=False`` opens at the minimum and raises by one, as the heuristic did before it bid
+    in one step (:func:`_amount`): the same plant to the same seat at the same price, in more
+    decisions. The search's rollouts play so: its budget counts forward-model calls, and one
+    step a bid keeps a budget buying the same look-ahead as before.
+    """
     phase = s.phase
     if phase == BUREAUCRACY:
         # the rules' default (the most cities paid, then the cheapest fuel) is what the bot
@@ -1017,8 +1026,8 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return _build(s, seat, style)
     if phase == AUCTION and s.discard_seat < 0:
         if s.auc_plant:
-            return _raise_or_pass(s, seat, style)
-        return _open_or_pass(s, seat, style)
+            return _raise_or_pass(s, seat, style, jump)
+        return _open_or_pass(s, seat, style, jump)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:
