@@ -10,7 +10,7 @@ import weakref
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import compress
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
@@ -693,11 +693,12 @@ class _Network:
         base = self._base
         if i >= 0:
             row = self._rows[i]
-            # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
+            # (map(add) sums in C; a two-argument min() per element would be slower than the
+            # comprehension's conditional)
             if self._connected:
-                prices = [p if p < b + r else b + r for p, b, r in zip(self._now, base, row, strict=True)]
+                prices = [p if p < b else b for p, b in zip(self._now, map(add, base, row), strict=True)]
             else:
-                prices = [b + r for b, r in zip(base, row, strict=True)]
+                prices = list(map(add, base, row))
                 self._connected = True
             prices[i] = _NEVER
             self._now = prices
@@ -839,7 +840,7 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
         if reach is None:
             prices = base[:]
         else:
-            prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+            prices = list(map(add, base, tables.pick(reach)))
         net = _Network(tables.rows, base, prices, reach is not None)
     position.networks[seat] = net
     return net
@@ -865,14 +866,7 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     if power is None:
         power = fuel_capacity(s, seat)
     money = s.money[seat]
-    # whether someone could reach the end with the money held (a loop: a generator costs more)
-    near_end = False
-    all_money = s.money
-    for j, c in enumerate(s.cities):
-        if len(c) + all_money[j] // 10 >= end:
-            near_end = True
-            break
-    if near_end:
+    if _near_end(s, end):
         decided = _end_game_target(s, seat, owned, power, money,
                                    position if position is not None else _position(s))
         if decided is not None:
@@ -883,6 +877,15 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
         # money to spare: claim cities the plants will power next round, and one more in Step 1
         target = max(target, capacity + (1 if s.step == 1 else 0))
     return min(target, end - 1), False
+
+
+def _near_end(s: State, end: int) -> bool:
+    """Whether a seat could reach the end with the money it holds (a loop: a generator costs more)."""
+    money = s.money
+    for j, c in enumerate(s.cities):
+        if len(c) + money[j] // 10 >= end:
+            return True
+    return False
 
 
 def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
@@ -976,6 +979,13 @@ def _build(s: State, seat: int, style: Style) -> Action:
             cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
     half_central = tables.half_central
     if s.reach[seat] is not None:
+        scores = list(map(add, prices, half_central))
+        best = min(scores)
+        i = scores.index(best)
+        if prices[i] <= cap:
+            # the best of all is one the bot pays for, so also the best (and first) of those
+            first: Action = scn.build_actions[in_play[i]]
+            return first
         scores = [price + h if price <= cap else _NO_SCORE
                   for price, h in zip(prices, half_central, strict=True)]
     else:
