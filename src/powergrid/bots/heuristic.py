@@ -203,6 +203,15 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     unit = _UNITS.get(unit_key)
     if unit is None:
         unit = _UNITS[unit_key] = unit_costs(s, seat)
+    # the market and the others' plants matter only through the expected fuel prices: a
+    # moment where they changed but not those (a plant sold to another seat, most often) has
+    # the same values; it is found by them from now on
+    mine = s.plants[seat]
+    for look in bucket:
+        if look.unit == unit and look.mine == mine:
+            look.plants_all = plants
+            look.market_res = market_res
+            return look
     look = Outlook(s, seat, style, unit, market_res, plants)
     bucket.append(look)
     return look
