@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py --bots mcts,heuristic --map germany --games 200 --workers 2
 
+``heuristic-v4`` names the heuristic frozen before its fifth speed pass (see :data:`FROZEN`).
 Prints each bot's wins (a shared win counts as a fraction), win rate with a 95% Wilson
 interval, mean powered cities and the time per game. Game g uses config seed ``seed + g`` and
 the bot in seat i the seed ``(seed + g) * 100 + i``; seats are rotated game by game, so every
@@ -12,14 +13,33 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import math
 import multiprocessing
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 import powergrid as pg
-from powergrid.bots import make_bot
+from powergrid.bots import Bot, make_bot
+
+#: frozen copies of bots (benchmarks/baseline), by the name --bots gives them: to play a
+#: changed bot against the code it replaced
+FROZEN = {"heuristic-v4": ("baseline.heuristic_v4", "HeuristicBot")}
+
+
+def make(spec: str, seed: int = 0) -> Bot:
+    """make_bot, or a frozen bot from benchmarks/baseline."""
+    frozen = FROZEN.get(spec)
+    if frozen is None:
+        return make_bot(spec, seed)
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    module, name = frozen
+    bot: Bot = getattr(importlib.import_module(module), name)(seed)
+    return bot
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -39,7 +59,7 @@ def play_one(job: tuple[Sequence[str], str, int, int]) -> tuple[int, list[float]
     shift = game % n
     seat_bot = [(seat + shift) % n for seat in range(n)]  # which listed bot sits in each seat
     state = pg.new_game(pg.GameConfig(map=map_name, players=n, seed=seed + game))
-    bots = [make_bot(specs[seat_bot[seat]], (seed + game) * 100 + seat) for seat in range(n)]
+    bots = [make(specs[seat_bot[seat]], (seed + game) * 100 + seat) for seat in range(n)]
     start = time.perf_counter()
     while not state.is_over:
         seat = state.current_player
@@ -64,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     specs = [b.strip() for b in args.bots.split(",")]
     for spec in specs:
-        make_bot(spec)  # fail early on a bad name
+        make(spec)  # fail early on a bad name
     jobs = [(specs, args.map, args.seed, g) for g in range(args.games)]
     wins = [0.0] * len(specs)
     powered = [0] * len(specs)

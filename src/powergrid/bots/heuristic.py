@@ -9,7 +9,8 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from dataclasses import dataclass
-from operator import itemgetter
+from itertools import compress
+from operator import add, itemgetter
 from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
@@ -17,7 +18,8 @@ from ..rules.actions import DONE, PASS
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
-from ..rules.purchase import most_affordable
+from ..rules.purchase import _affordable
+from ..rules.storage import capacities, room
 from .base import Bot
 
 #: what a unit costs when the market cannot supply it (above the dearest slot)
@@ -201,6 +203,15 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     unit = _UNITS.get(unit_key)
     if unit is None:
         unit = _UNITS[unit_key] = unit_costs(s, seat)
+    # the market and the others' plants matter only through the expected fuel prices: a
+    # moment where they changed but not those (a plant sold to another seat, most often) has
+    # the same values; it is found by them from now on
+    mine = s.plants[seat]
+    for look in bucket:
+        if look.unit == unit and look.mine == mine:
+            look.plants_all = plants
+            look.market_res = market_res
+            return look
     look = Outlook(s, seat, style, unit, market_res, plants)
     bucket.append(look)
     return look
@@ -315,7 +326,7 @@ def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
 # ---------------------------------------------------------------- auction
 # Actions are immutable: the ones the bot answers with are made once and shared.
 _BIDS: list[Action] = []
-_OPENS: dict[int, Action] = {}
+_OPENS: dict[tuple[int, int], Action] = {}
 _BUYS = tuple(tuple(Action("buy", 0, n, "", r) for n in range(25)) for r in range(4))
 
 
@@ -326,23 +337,88 @@ def _bid(amount: int) -> Action:
     return bids[amount]
 
 
-def _open(plant: int) -> Action:
-    action = _OPENS.get(plant)
+def _open(plant: int, amount: int = 0) -> Action:
+    key = (plant, amount or plant)
+    action = _OPENS.get(key)
     if action is None:
-        action = _OPENS[plant] = Action("open", plant, plant)
+        action = _OPENS[key] = Action("open", plant, key[1])
     return action
 
 
-def _open_or_pass(s: State, seat: int, style: Style) -> Action:
+def _amount(s: State, seat: int, plant: int, least: int, limit: int, bidders: int) -> int:
+    """What to bid for ``plant`` now, at least ``least`` and at most the seat's own ``limit``:
+    the last bid the seat would make raising one at a time, made in one step.
+
+    The rivals (the seats in ``bidders``, a bit set) are taken to value the plant as the
+    default heuristic does (:func:`outlook`) and to raise while their ``max_bid`` allows.
+    Raising one at a time, every bidder spends a decision per Elektro; jumping to the seat's
+    own last bid of that auction leaves the others exactly where they would stand after it (a
+    rival that would have dropped out earlier drops out at its next turn), so, rivals jumping
+    alike, the plant goes to the same seat at the same price. Against rivals that value
+    differently the bid is still never above the seat's limit.
+    """
+    if limit <= least:
+        return least
+    # the rivals that would raise ``least`` at all, in bidding order after the seat (seating
+    # order), with their limits; a seat's max_bid is below its money less the reserve without
+    # fuel, so the poor are skipped unasked
+    scn = s.scn
+    seating = scn.seating
+    n = len(seating)
+    at = scn.seat_position[seat]
+    floor = 8 + 4 * s.step
+    money = s.money
+    ring: list[tuple[int, int]] = []
+    for k in range(1, n):
+        j = seating[(at + k) % n]
+        if bidders >> j & 1 and money[j] - floor > least:
+            most = outlook(s, j).max_bid(plant)
+            if most > least:
+                ring.append((j, most))
+    if not ring:
+        return least
+    ring.append((seat, limit))
+    # raise one at a time from the seat's bid of ``least`` while three or more are in
+    bid = mine = least
+    i = 0
+    while len(ring) > 2:
+        j, most = ring[i]
+        if bid < most:
+            bid += 1
+            if j == seat:
+                mine = bid
+            i += 1
+        else:
+            del ring[i]
+        if i >= len(ring):
+            i = 0
+    # two left: the one to move bids bid + 1, bid + 3, ... and the leader bid + 2, bid + 4,
+    # ...; the first amount the other would not raise ends it (a bid the mover cannot make
+    # at all ends it at once)
+    mover, m_most = ring[i]
+    leader, l_most = ring[1 - i]
+    if bid >= m_most:
+        return mine  # the mover passes: the leader wins at ``bid``
+    first = bid + 1 if bid + 1 >= l_most else l_most + ((l_most - bid - 1) & 1)
+    second = bid + 2 if bid + 2 >= m_most else m_most + ((m_most - bid) & 1)
+    if first < second:
+        # the mover wins at ``first``; the leader's last bid is one below it
+        return first if mover == seat else (first - 1 if leader == seat else mine)
+    return second - 1 if mover == seat else (second if leader == seat else mine)
+
+
+def _open_or_pass(s: State, seat: int, style: Style, jump: bool = True) -> Action:
     """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
-    where passing is not allowed while a plant is affordable, the best plant anyway).
+    where passing is not allowed while a plant is affordable, the best plant anyway); the opening
+    bid is :func:`_amount`.
 
     Reads the choices from the state itself, as ``auction.legal`` lists them: an affordable
     plant of the current market can be opened at its number; passing is allowed after round 1,
     or when no plant is affordable.
     """
     look = outlook(s, seat, style)
-    best: Action | None = None
+    best = 0
+    best_limit = 0
     best_surplus = -1e9
     money = s.money[seat]
     first_open = 0
@@ -357,19 +433,27 @@ def _open_or_pass(s: State, seat: int, style: Style) -> Action:
         surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
         if surplus > best_surplus:
             best_surplus = surplus
-            best = _open(plant)
+            best = plant
+            best_limit = limit
     must_buy = s.round == 1 and first_open > 0
-    if best is not None and (best_surplus >= 0 or must_buy):
-        return best
+    if best and (best_surplus >= 0 or must_buy):
+        # the others still to buy this round are the bidders (none: the price is the minimum)
+        bidders = ((1 << len(s.money)) - 1) & ~s.auc_done & ~(1 << seat)
+        if not (jump and bidders):
+            return _open(best)
+        return _open(best, _amount(s, seat, best, best, best_limit, bidders))
     return _open(first_open) if must_buy else PASS
 
 
-def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
-    """In a running auction: raise by one while the plant is worth it (the legal actions are
-    every bid from one above the current one up to the seat's money, and passing)."""
+def _raise_or_pass(s: State, seat: int, style: Style, jump: bool = True) -> Action:
+    """In a running auction: raise while the plant is worth it, by :func:`_amount` (the legal
+    actions are every bid from one above the current one up to the seat's money, and passing)."""
     bid = s.auc_bid
-    if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
-        return _bid(bid + 1)
+    if s.money[seat] > bid:
+        plant = s.auc_plant
+        limit = outlook(s, seat, style).max_bid(plant)
+        if bid + 1 <= limit:
+            return _bid(_amount(s, seat, plant, bid + 1, limit, s.auc_in) if jump else bid + 1)
     return PASS
 
 
@@ -443,11 +527,14 @@ def _game_may_end(s: State) -> bool:
 
 
 def _buy(s: State, seat: int, style: Style) -> Action:
-    affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
-    if not any(affordable):
-        return DONE
+    """The legal purchases are 1..n units of one resource r, n what the seat can afford of r
+    (``most_affordable``): worked out only for the resources wanted."""
     scn = s.scn
     mine = s.plants[seat]
+    held = s.resources_of(seat)
+    space = room(held, capacities(scn, mine))
+    if not any(space):
+        return DONE
     owned = len(s.cities[seat])
     yields = scn.plant_cities
     total = 0
@@ -458,7 +545,6 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     else:
         target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
     chosen = _plants_to_run(s, seat, mine, target, total)
-    held = s.resources_of(seat)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
@@ -466,10 +552,12 @@ def _buy(s: State, seat: int, style: Style) -> Action:
         want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
     for r in range(4):
         amount = want[r]
-        if affordable[r] < amount:
-            amount = affordable[r]
         if amount > 0:
-            return _BUYS[r][amount]
+            affordable = _affordable(s, seat, r, space[r])
+            if affordable < amount:
+                amount = affordable
+            if amount > 0:
+                return _BUYS[r][amount]
     return DONE
 
 
@@ -503,20 +591,23 @@ class _BoardTables:
         #: city -> its position in ``in_play``
         self.index = {c: i for i, c in enumerate(in_play)}
         #: a per-city table (by city number) -> its entries for the cities in play, in play order
-        self.pick = itemgetter(*in_play)
+        pick = self.pick = itemgetter(*in_play)
         #: per position in ``in_play``: the distances to the cities in play, in play order
-        self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
+        rows = self.rows = tuple(pick(distance[c]) for c in in_play)
         #: per city in play: mean cost to its four nearest neighbours (lower = more central)
         central: dict[int, float] = {}
-        for c in in_play:
-            row = distance[c]
-            near = sorted(row[d] for d in in_play if d != c)[:4]
+        for i, c in enumerate(in_play):
+            others = list(rows[i])
+            del others[i]
+            others.sort()
+            near = others[:4]
             central[c] = sum(near) / len(near)
         self.central = central
         #: per position in ``in_play``: half the centrality (the weight it has in the build score)
         self.half_central = tuple(0.5 * central[c] for c in in_play)
         #: per city in play: the cities in play at most 12 away (itself included), in play order
-        self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
+        self.near = {c: tuple(compress(in_play, map((12).__ge__, row)))
+                     for c, row in zip(in_play, rows, strict=True)}
 
 
 _TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
@@ -611,11 +702,12 @@ class _Network:
         base = self._base
         if i >= 0:
             row = self._rows[i]
-            # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
+            # (map(add) sums in C; a two-argument min() per element would be slower than the
+            # comprehension's conditional)
             if self._connected:
-                prices = [p if p < b + r else b + r for p, b, r in zip(self._now, base, row, strict=True)]
+                prices = [p if p < b else b for p, b in zip(self._now, map(add, base, row), strict=True)]
             else:
-                prices = [b + r for b, r in zip(base, row, strict=True)]
+                prices = list(map(add, base, row))
                 self._connected = True
             prices[i] = _NEVER
             self._now = prices
@@ -757,7 +849,7 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
         if reach is None:
             prices = base[:]
         else:
-            prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+            prices = list(map(add, base, tables.pick(reach)))
         net = _Network(tables.rows, base, prices, reach is not None)
     position.networks[seat] = net
     return net
@@ -783,9 +875,7 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     if power is None:
         power = fuel_capacity(s, seat)
     money = s.money[seat]
-    # turn order of the build phase: reverse player order; who still builds after me
-    near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
-    if near_end:
+    if _near_end(s, end):
         decided = _end_game_target(s, seat, owned, power, money,
                                    position if position is not None else _position(s))
         if decided is not None:
@@ -798,10 +888,27 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     return min(target, end - 1), False
 
 
+def _near_end(s: State, end: int) -> bool:
+    """Whether a seat could reach the end with the money it holds (a loop: a generator costs more)."""
+    money = s.money
+    for j, c in enumerate(s.cities):
+        if len(c) + money[j] // 10 >= end:
+            return True
+    return False
+
+
 def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
                      position: _Position) -> tuple[int, bool] | None:
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
+    can = cost = 0
+    if money >= _CHEAPEST * (end - owned):
+        can, cost = affordable_cities(s, seat, money, end - owned, position)
+    if owned + can < end:
+        # the seat cannot end it: the rivals' standings do not matter, only whether one can
+        if _ends_anyway(s, seat, end, position):
+            return max(owned, power), True
+        return None
     order = s.order
     later = [order[-1 - t] for t in range(s.turn + 1, len(order))]
     ends_anyway = any(len(c) >= end for c in s.cities)
@@ -819,23 +926,38 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
             may_end = j_money >= _CHEAPEST * to_end
             totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
-                extra, cost = _first(totals, to_end)
+                extra, spent = _first(totals, to_end)
                 if j_cities + extra >= end:
                     ends_anyway = True
-            extra_useful, cost = _first(totals, useful)
+            extra_useful, spent = _first(totals, useful)
             j_cities += extra_useful
-            j_money -= cost
+            j_money -= spent
         threats.append((min(j_power, j_cities), j_money))
-    can = cost = 0
-    if money >= _CHEAPEST * (end - owned):
-        can, cost = affordable_cities(s, seat, money, end - owned, position)
-    if owned + can >= end:
-        mine = (min(power, end), money - cost)
-        if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
-            return end, True
+    mine = (min(power, end), money - cost)
+    if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
+        return end, True
     if ends_anyway:
         return max(owned, power), True
     return None
+
+
+def _ends_anyway(s: State, seat: int, end: int, position: _Position) -> bool:
+    """Whether a rival has ended the game or can end it in this build phase after the seat."""
+    cities = s.cities
+    for c in cities:
+        if len(c) >= end:
+            return True
+    order = s.order
+    money = s.money
+    for t in range(s.turn + 1, len(order)):
+        j = order[-1 - t]
+        j_cities = len(cities[j])
+        to_end = end - j_cities if end > j_cities else 0
+        if money[j] >= _CHEAPEST * to_end:
+            extra, _ = _first(cheapest_cities(s, j, money[j], to_end, position), to_end)
+            if j_cities + extra >= end:
+                return True
+    return False
 
 
 def _build(s: State, seat: int, style: Style) -> Action:
@@ -866,6 +988,13 @@ def _build(s: State, seat: int, style: Style) -> Action:
             cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
     half_central = tables.half_central
     if s.reach[seat] is not None:
+        scores = list(map(add, prices, half_central))
+        best = min(scores)
+        i = scores.index(best)
+        if prices[i] <= cap:
+            # the best of all is one the bot pays for, so also the best (and first) of those
+            first: Action = scn.build_actions[in_play[i]]
+            return first
         scores = [price + h if price <= cap else _NO_SCORE
                   for price, h in zip(prices, half_central, strict=True)]
     else:
@@ -895,8 +1024,15 @@ _NO_SCORE = 1e18
 
 
 # ---------------------------------------------------------------- the bot
-def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT) -> Action:
-    """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state)."""
+def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT,
+           jump: bool = True) -> Action:
+    """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state).
+
+    ``jump=False`` opens at the minimum and raises by one, as the heuristic did before it bid
+    in one step (:func:`_amount`): the same plant to the same seat at the same price, in more
+    decisions. The search's rollouts play so: its budget counts forward-model calls, and one
+    step a bid keeps a budget buying the same look-ahead as before.
+    """
     phase = s.phase
     if phase == BUREAUCRACY:
         # the rules' default (the most cities paid, then the cheapest fuel) is what the bot
@@ -909,8 +1045,8 @@ def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style 
         return _build(s, seat, style)
     if phase == AUCTION and s.discard_seat < 0:
         if s.auc_plant:
-            return _raise_or_pass(s, seat, style)
-        return _open_or_pass(s, seat, style)
+            return _raise_or_pass(s, seat, style, jump)
+        return _open_or_pass(s, seat, style, jump)
     if legal is None:
         legal = s.legal_actions()
     if len(legal) == 1:

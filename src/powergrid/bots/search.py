@@ -146,7 +146,7 @@ class SearchBot(Bot):
         plan = plans[0] if len(plans) == 1 else self._search(view, seat, plans)
         self._plan = (key, plan)
         action = follow(s, seat, plan, legal)
-        return action if action is not None else heuristic.decide(s, seat, legal)
+        return action if action is not None else heuristic.decide(s, seat, legal, jump=False)
 
     def _search(self, view: GameView, seat: int, plans: list[Plan]) -> Plan:
         self.searches += 1
@@ -195,7 +195,7 @@ def rank_plans(view: GameView, *, level: str = "default", budget: int | None = N
                    key=lambda i: (i not in alive, -tally.total[i] / max(1, tally.count[i]), i))
     ranked = []
     for i in order:
-        action = follow(s, seat, plans[i], legal) or heuristic.decide(s, seat, legal)
+        action = follow(s, seat, plans[i], legal) or heuristic.decide(s, seat, legal, jump=False)
         ranked.append(RankedPlan(plans[i], action, tally.total[i] / max(1, tally.count[i]),
                                  tally.count[i], describe(plans[i], s)))
     return ranked
@@ -361,7 +361,8 @@ def rollout(w: GameState, me: int, plan: Plan | None, stop_round: int) -> int:
             else:
                 plan = None
         if action is None:
-            action = decide(w, p)  # lists the legal actions only where it needs them
+            # (lists the legal actions only where it needs them; bids one step at a time)
+            action = decide(w, p, jump=False)
         apply(action)
         calls += 1
     return calls

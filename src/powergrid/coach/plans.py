@@ -59,7 +59,8 @@ def first_action(s: Any, seat: int, plan: Plan, legal: list[Action]) -> Action:
     if plan[0] == "seq":
         return plan[1][0]  # type: ignore[no-any-return]
     action = search.follow(s, seat, plan, legal)
-    return action if action is not None else heuristic.decide(s, seat, legal)
+    # (raising one at a time, as the search does: the coach shows the step a player takes)
+    return action if action is not None else heuristic.decide(s, seat, legal, jump=False)
 
 
 def play(w: GameState, me: int, plan: Plan, stop_round: int) -> int:

@@ -1,0 +1,947 @@
+"""The heuristic bot as it was before its fifth speed pass (issue 12), frozen: it raises by one
+in auctions. Kept only so that benchmarks/heuristic_versus.py can play the new heuristic
+against it; not part of the package.
+
+The heuristic bot: a competent rule-based player, fast enough to drive search rollouts.
+
+Every rule reads only what a seat may know (a GameView, or a determinized GameState inside a
+search bot's own imagined game), so :func:`decide` works on either.
+"""
+
+from __future__ import annotations
+
+import weakref
+from bisect import bisect_right
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from powergrid.bots.base import Bot
+from powergrid.rules import Action, GameView, default_power, power_options
+from powergrid.rules.actions import DONE, PASS
+from powergrid.rules.catalog import SLOT_PRICES, STEP3
+from powergrid.rules.phase import AUCTION, BUILD, BUREAUCRACY
+from powergrid.rules.phase import RESOURCES as RESOURCES_PHASE
+from powergrid.rules.purchase import most_affordable
+
+#: what a unit costs when the market cannot supply it (above the dearest slot)
+SCARCE_PRICE = (10.0, 10.0, 10.0, 18.0)
+#: Elektro one city of useful capacity is worth when buying a plant
+CITY_VALUE = 18.0
+#: runs of fuel charged against a plant's value (its expected working life)
+FUEL_RUNS = 3.0
+#: share of value kept by capacity beyond what the network can use soon
+EXTRA_SHARE = 0.3
+#: below the plant's value the bot stops bidding
+BID_MARGIN = 2.0
+#: resources bought a run ahead at or below these unit prices
+CHEAP = (2, 2, 2, 5)
+#: a connection dearer than this is not worth one more city outside the end game
+MAX_CITY_COST = 40
+#: money kept after building cities the bot cannot power yet (for the next plant)
+BUILD_RESERVE = 25
+#: from this round on the bot ends the game when it can, won or not (no endless stand-offs)
+STALEMATE_ROUND = 30
+_RES_INDEX = {"coal": 0, "oil": 1, "garbage": 2, "uranium": 3}
+
+State = Any  # a GameState or a GameView: both read the same way
+
+
+@dataclass(frozen=True, eq=False)
+class Style:
+    """The heuristic's valuations and limits; :data:`DEFAULT` is the ``heuristic`` bot, and a
+    different style makes a differently-minded player with the same rules of thumb."""
+
+    city_value: float = CITY_VALUE
+    fuel_runs: float = FUEL_RUNS
+    extra_share: float = EXTRA_SHARE
+    bid_margin: float = BID_MARGIN
+    cheap: tuple[int, int, int, int] = CHEAP
+    max_city_cost: int = MAX_CITY_COST
+    build_reserve: int = BUILD_RESERVE
+
+
+DEFAULT = Style()
+
+
+class Outlook:
+    """What one seat thinks of plants and fuel at one moment.
+
+    It depends only on what :func:`outlook` keys it by, so equal moments share one (an auction's
+    bids, the same position in many search rollouts) and its values are worked out once.
+    """
+
+    __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
+                 "yields", "style", "fuel", "market_res", "plants_all", "_scores", "_held", "_gains",
+                 "_orders")
+
+    def __init__(self, s: State, seat: int, style: Style = DEFAULT,
+                 unit: list[float] | None = None, market_res: tuple[int, ...] | None = None,
+                 plants_all: tuple[tuple[int, ...], ...] | None = None) -> None:
+        scn = s.scn
+        self.style = style
+        self.seat = seat
+        self.mine: tuple[int, ...] = s.plants[seat]
+        self.money: int = s.money[seat]
+        self.step: int = s.step
+        self.kind = scn.plant_kind
+        self.burn = scn.plant_burn
+        self.yields = scn.plant_cities
+        self.fuel = _fuel_table(scn)
+        self.limit = scn.rules.max_plants
+        owned = len(s.cities[seat])
+        bonus = 4 if s.step == 1 else 6
+        self.ambition = min(scn.end_cities, owned + bonus)
+        self.unit = unit if unit is not None else unit_costs(s, seat)
+        #: the market's resources and everyone's plants it was made for
+        self.market_res = tuple(s.market_res) if market_res is None else market_res
+        self.plants_all = tuple(s.plants) if plants_all is None else plants_all
+        self._scores: dict[int, float] = {}
+        self._held: float | None = None
+        self._gains: dict[int, float] = {}
+        self._orders: dict[tuple[int, ...], list[int]] = {}
+
+    def run_cost(self, plant: int) -> float:
+        return _run_cost(self.fuel, self.unit, plant)
+
+    def score(self, plant: int) -> float:
+        value = self._scores.get(plant)
+        if value is None:
+            cities: int = self.yields[plant]
+            style = self.style
+            value = self._scores[plant] = (cities * style.city_value
+                                           - self.run_cost(plant) * style.fuel_runs)
+        return value
+
+    def run_order(self, plants: tuple[int, ...]) -> list[int]:
+        """The plants, cheapest to run per city first (more cities first on a tie)."""
+        order = self._orders.get(plants)
+        if order is None:
+            order = self._orders[plants] = sorted(
+                plants, key=lambda p: (self.run_cost(p) / self.yields[p], -self.yields[p]))
+        return order
+
+    def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
+        """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
+        scores = self._scores
+        yields = self.yields
+        style = self.style
+        for p in plants:
+            if p not in scores:
+                # score(p) written out (this runs for every plant an auction looks at)
+                r, burn = self.fuel[p]
+                if r >= 0:
+                    cost = burn * self.unit[r]
+                elif r == _HYBRID:
+                    coal, oil = self.unit[0], self.unit[1]
+                    cost = burn * (oil if oil < coal else coal)
+                else:
+                    cost = 0.0
+                scores[p] = yields[p] * style.city_value - cost * style.fuel_runs
+        ambition = self.ambition
+        extra = style.extra_share
+        total = 0.0
+        covered = 0
+        for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
+            c = yields[p]
+            room = ambition - covered
+            useful = c if room >= c else (room if room > 0 else 0)
+            value = scores[p] * ((useful + extra * (c - useful)) / c)
+            if value > 0.0:
+                total += value
+            covered += c
+        return total
+
+    def gain(self, plant: int) -> float:
+        value = self._gains.get(plant)
+        if value is None:
+            held = self._held
+            if held is None:
+                held = self._held = self.portfolio(self.mine)
+            value = self._gains[plant] = self.portfolio(self.mine + (plant,)) - held
+        return value
+
+    def max_bid(self, plant: int) -> int:
+        reserve = 8 + 4 * self.step + self.run_cost(plant)
+        worth = self.gain(plant) - self.style.bid_margin
+        spare = self.money - reserve
+        return int(spare if spare < worth else worth)
+
+
+#: Outlooks by what they depend on: by the cheap part of it (no nested tuple to hash), each
+#: entry a few outlooks told apart by the market and everyone's plants; a cache, cleared when
+#: full, never a source of truth
+_OUTLOOKS: dict[tuple[Any, ...], list[Outlook]] = {}
+#: outlooks kept per cheap key (the oldest goes first)
+_BUCKET = 8
+#: entries per cache before it is cleared: small, because every entry is objects the garbage
+#: collector walks on each full collection (20,000 made a long run of heuristic games spend a
+#: fifth of its time there); a search's working set is far smaller
+_CACHE_MAX = 2_000
+
+
+def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
+    """The seat's Outlook now, shared with every equal moment (do not change it)."""
+    scn = s.scn
+    market_res = tuple(s.market_res)
+    plants = tuple(s.plants)
+    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], style)
+    bucket = _OUTLOOKS.get(key)
+    if bucket is None:
+        if len(_OUTLOOKS) >= _CACHE_MAX:
+            _OUTLOOKS.clear()
+            _UNITS.clear()
+        bucket = _OUTLOOKS[key] = []
+    else:
+        # (tuples compare item by item, the same inner tuples at once by identity)
+        for look in bucket:
+            if look.plants_all == plants and look.market_res == market_res:
+                return look
+        if len(bucket) >= _BUCKET:
+            del bucket[0]
+    # the expected fuel prices do not depend on the seat's money or cities: moments that
+    # differ only there (a search's samples, turns of one phase) share them
+    unit_key = (scn, seat, market_res, plants)
+    unit = _UNITS.get(unit_key)
+    if unit is None:
+        unit = _UNITS[unit_key] = unit_costs(s, seat)
+    look = Outlook(s, seat, style, unit, market_res, plants)
+    bucket.append(look)
+    return look
+
+
+#: unit costs by what they depend on (cleared with the outlooks)
+_UNITS: dict[tuple[Any, ...], list[float]] = {}
+
+
+def unit_costs(s: State, seat: int) -> list[float]:
+    """Expected price per unit of each resource, after the other players take part of their need."""
+    demands = _DEMANDS
+    coal = oil = garbage = uranium = 0
+    plants = s.plants
+    for j in range(len(plants)):
+        if j == seat:
+            continue
+        mine = plants[j]
+        d = demands.get(mine)
+        if d is None:
+            d = _demand(s.scn, mine)
+        coal += d[0]
+        oil += d[1]
+        garbage += d[2]
+        uranium += d[3]
+    # the others take half their need: what is left is the market less a quarter of the
+    # half-units (rounded down); the price of the first two units left, by units left
+    market_res = s.market_res
+    c0, c1, c2, c3 = _unit_prices(s.scn)
+    have0 = market_res[0] - coal // 4
+    have1 = market_res[1] - oil // 4
+    have2 = market_res[2] - garbage // 4
+    have3 = market_res[3] - uranium // 4
+    return [c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
+            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0]]
+
+
+#: per holding of plants: half-units of each resource its owner burns in a run (a hybrid
+#: burns half coal, half oil), so that the sums are integers
+_DEMANDS: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+
+
+def _demand(scn: Any, plants: tuple[int, ...]) -> tuple[int, int, int, int]:
+    fuel = _fuel_table(scn)
+    demand = [0, 0, 0, 0]
+    for p in plants:
+        r, burn = fuel[p]
+        if r >= 0:
+            demand[r] += 2 * burn
+        elif r == _HYBRID:
+            demand[0] += burn
+            demand[1] += burn
+    if len(_DEMANDS) >= _CACHE_MAX:
+        _DEMANDS.clear()
+    found = _DEMANDS[plants] = (demand[0], demand[1], demand[2], demand[3])
+    return found
+
+
+_UNIT_PRICES: weakref.WeakKeyDictionary[Any, tuple[tuple[float, ...], ...]] = weakref.WeakKeyDictionary()
+#: (scenario, table) last asked about; one tuple, replaced whole (bots may run in threads)
+_LAST_UNIT_PRICES: list[Any] = [(None, None)]
+
+
+def _unit_prices(scn: Any) -> tuple[tuple[float, ...], ...]:
+    """Per resource, by units left in the market: the mean price of the next two units (a unit
+    the market cannot supply at SCARCE_PRICE); none left is index 0."""
+    last_scn, last_table = _LAST_UNIT_PRICES[0]
+    if last_scn is scn:
+        found: tuple[tuple[float, ...], ...] = last_table
+        return found
+    table = _UNIT_PRICES.get(scn)
+    if table is None:
+        rows = []
+        for r in range(4):
+            prefix = scn.price_prefix[r]
+            capacity = scn.capacity[r]
+            row = [SCARCE_PRICE[r]]
+            for have in range(1, capacity + 1):
+                n = 2 if have >= 2 else have
+                start = capacity - have
+                row.append((prefix[start + n] - prefix[start] + (2 - n) * SCARCE_PRICE[r]) / 2)
+            rows.append(tuple(row))
+        table = _UNIT_PRICES[scn] = tuple(rows)
+    _LAST_UNIT_PRICES[0] = (scn, table)
+    return table
+
+
+_HYBRID = -2
+_FUEL: weakref.WeakKeyDictionary[Any, dict[int, tuple[int, int]]] = weakref.WeakKeyDictionary()
+#: (scenario, table) last asked about (one game asks about one scenario many times); one
+#: tuple, replaced whole, so that bots in several threads never pair one with another's
+_LAST_FUEL: list[Any] = [(None, None)]
+
+
+def _fuel_table(scn: Any) -> dict[int, tuple[int, int]]:
+    """Per plant: (resource index, or _HYBRID, or -1 for none; units burned per run)."""
+    last_scn, last_table = _LAST_FUEL[0]
+    if last_scn is scn:
+        found: dict[int, tuple[int, int]] = last_table
+        return found
+    table = _FUEL.get(scn)
+    if table is None:
+        table = {}
+        for p, kind in scn.plant_kind.items():
+            r = _RES_INDEX.get(kind)
+            table[p] = (r if r is not None else _HYBRID if kind == "hybrid" else -1, scn.plant_burn[p])
+        _FUEL[scn] = table
+    _LAST_FUEL[0] = (scn, table)
+    return table
+
+
+# ---------------------------------------------------------------- auction
+# Actions are immutable: the ones the bot answers with are made once and shared.
+_BIDS: list[Action] = []
+_OPENS: dict[int, Action] = {}
+_BUYS = tuple(tuple(Action("buy", 0, n, "", r) for n in range(25)) for r in range(4))
+
+
+def _bid(amount: int) -> Action:
+    bids = _BIDS
+    while len(bids) <= amount:
+        bids.append(Action("bid", 0, len(bids)))
+    return bids[amount]
+
+
+def _open(plant: int) -> Action:
+    action = _OPENS.get(plant)
+    if action is None:
+        action = _OPENS[plant] = Action("open", plant, plant)
+    return action
+
+
+def _open_or_pass(s: State, seat: int, style: Style) -> Action:
+    """As the opener: the plant with the most surplus at its minimum bid, else pass (in round 1,
+    where passing is not allowed while a plant is affordable, the best plant anyway).
+
+    Reads the choices from the state itself, as ``auction.legal`` lists them: an affordable
+    plant of the current market can be opened at its number; passing is allowed after round 1,
+    or when no plant is affordable.
+    """
+    look = outlook(s, seat, style)
+    best: Action | None = None
+    best_surplus = -1e9
+    money = s.money[seat]
+    first_open = 0
+    for plant in s.current_market():
+        if plant > money:
+            continue
+        if not first_open:
+            first_open = plant
+        if plant == STEP3:
+            continue
+        limit = look.max_bid(plant)
+        surplus = (limit if limit >= plant else look.gain(plant) - 50) - plant
+        if surplus > best_surplus:
+            best_surplus = surplus
+            best = _open(plant)
+    must_buy = s.round == 1 and first_open > 0
+    if best is not None and (best_surplus >= 0 or must_buy):
+        return best
+    return _open(first_open) if must_buy else PASS
+
+
+def _raise_or_pass(s: State, seat: int, style: Style) -> Action:
+    """In a running auction: raise by one while the plant is worth it (the legal actions are
+    every bid from one above the current one up to the seat's money, and passing)."""
+    bid = s.auc_bid
+    if s.money[seat] > bid and bid + 1 <= outlook(s, seat, style).max_bid(s.auc_plant):
+        return _bid(bid + 1)
+    return PASS
+
+
+def _discard(s: State, seat: int, legal: list[Action], style: Style) -> Action:
+    look = outlook(s, seat, style)
+    mine = s.plants[seat]
+    unit = look.unit
+    kept_value: dict[int, float] = {}
+
+    def worth(a: Action) -> float:
+        plant = a.plant
+        value = kept_value.get(plant)
+        if value is None:
+            value = kept_value[plant] = look.portfolio([p for p in mine if p != plant])
+        kept = sum(n * unit[r] for r, n in enumerate(a.fuel))
+        return value + kept
+
+    return max(legal, key=worth)
+
+
+# ---------------------------------------------------------------- resources
+def _plants_to_run(s: State, seat: int, plants: tuple[int, ...], target: int,
+                   total: int) -> tuple[int, ...] | list[int]:
+    """The cheapest plants per city (more cities first on a tie) until ``target`` cities are
+    covered; ``total`` is what all of them power. Every plant when all are needed: then their
+    order (which needs the expected fuel prices) does not matter."""
+    if total <= target or len(plants) <= 1:
+        return plants
+    scn = s.scn
+    yields = scn.plant_cities
+    fuel = _fuel_table(scn)
+    unit = unit_costs(s, seat)
+    chosen: list[int] = []
+    covered = 0
+    for p in sorted(plants, key=lambda p: (_run_cost(fuel, unit, p) / yields[p], -yields[p])):
+        if covered >= target:
+            break
+        chosen.append(p)
+        covered += yields[p]
+    return chosen
+
+
+def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -> float:
+    """What one run of the plant burns, at the expected prices ``unit`` (as Outlook.run_cost)."""
+    r, burn = fuel[plant]
+    if r >= 0:
+        return burn * unit[r]
+    if r == _HYBRID:
+        coal, oil = unit[0], unit[1]
+        return burn * (oil if oil < coal else coal)
+    return 0.0
+
+
+def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[int],
+               runs: int = 1) -> tuple[list[int], int]:
+    """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
+    need = [0, 0, 0, 0]
+    hybrid = 0
+    for p in plants:
+        r, burn = fuel[p]
+        if r >= 0:
+            need[r] += burn * runs
+        elif r == _HYBRID:
+            hybrid += burn * runs
+    return need, hybrid
+
+
+def _game_may_end(s: State) -> bool:
+    end: int = s.scn.end_cities
+    return max(map(len, s.cities)) + 3 >= end
+
+
+def _buy(s: State, seat: int, style: Style) -> Action:
+    affordable = most_affordable(s, seat)  # the legal purchases are 1..affordable[r] of each r
+    if not any(affordable):
+        return DONE
+    scn = s.scn
+    mine = s.plants[seat]
+    owned = len(s.cities[seat])
+    yields = scn.plant_cities
+    total = 0
+    for p in mine:
+        total += yields[p]
+    if _game_may_end(s):
+        target = total
+    else:
+        target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
+    chosen = _plants_to_run(s, seat, mine, target, total)
+    held = s.resources_of(seat)
+    fuel = _fuel_table(scn)
+    want = _deficit(s, fuel, chosen, held, 1)
+    if not any(want) and s.money[seat] > 45 + 10 * s.step:
+        ahead = _deficit(s, fuel, chosen, held, 2)
+        want = [n if (s.price(r) or 99) <= style.cheap[r] else 0 for r, n in enumerate(ahead)]
+    for r in range(4):
+        amount = want[r]
+        if affordable[r] < amount:
+            amount = affordable[r]
+        if amount > 0:
+            return _BUYS[r][amount]
+    return DONE
+
+
+def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
+             held: tuple[int, ...], runs: int) -> list[int]:
+    need, hybrid = _fuel_need(fuel, chosen, runs)
+    want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
+    if hybrid:
+        spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
+            held[1] - need[1] if held[1] > need[1] else 0)
+        short = hybrid - spare if hybrid > spare else 0
+        if short:
+            coal, oil = s.price(0), s.price(1)
+            if oil is None or (coal is not None and coal <= oil):
+                want[0] += short
+            else:
+                want[1] += short
+    return want
+
+
+# ---------------------------------------------------------------- building
+class _BoardTables:
+    """What the bot reads about one board, worked out once per board."""
+
+    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near")
+
+    def __init__(self, board: Any) -> None:
+        in_play: tuple[int, ...] = board.in_play
+        distance = board.distance
+        self.in_play = in_play
+        #: city -> its position in ``in_play``
+        self.index = {c: i for i, c in enumerate(in_play)}
+        #: a per-city table (by city number) -> its entries for the cities in play, in play order
+        self.pick = itemgetter(*in_play)
+        #: per position in ``in_play``: the distances to the cities in play, in play order
+        self.rows = tuple(tuple(distance[c][d] for d in in_play) for c in in_play)
+        #: per city in play: mean cost to its four nearest neighbours (lower = more central)
+        central: dict[int, float] = {}
+        for c in in_play:
+            row = distance[c]
+            near = sorted(row[d] for d in in_play if d != c)[:4]
+            central[c] = sum(near) / len(near)
+        self.central = central
+        #: per position in ``in_play``: half the centrality (the weight it has in the build score)
+        self.half_central = tuple(0.5 * central[c] for c in in_play)
+        #: per city in play: the cities in play at most 12 away (itself included), in play order
+        self.near = {c: tuple(d for d in in_play if distance[c][d] <= 12) for c in in_play}
+
+
+_TABLES: weakref.WeakKeyDictionary[Any, _BoardTables] = weakref.WeakKeyDictionary()
+#: (board, tables) last asked about (one game asks about one board many times); one tuple,
+#: replaced whole, so that bots in several threads never pair one with another's
+_LAST_TABLES: list[Any] = [(None, None)]
+
+
+def _tables(board: Any) -> _BoardTables:
+    last_board, last_tables = _LAST_TABLES[0]
+    if last_board is board:
+        found: _BoardTables = last_tables
+        return found
+    found_or_none = _TABLES.get(board)
+    if found_or_none is None:
+        found_or_none = _TABLES[board] = _BoardTables(board)
+    _LAST_TABLES[0] = (board, found_or_none)
+    return found_or_none
+
+
+def _centrality(s: State) -> dict[int, float]:
+    """Per city in play: mean cost to its four nearest neighbours (lower = more central)."""
+    return _tables(s.scn.board).central
+
+
+_CAPACITY: dict[tuple[Any, ...], int] = {}
+
+
+def fuel_capacity(s: State, seat: int) -> int:
+    """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
+    plants = s.plants[seat]
+    res = s.res
+    i = 4 * seat
+    key = (s.scn, plants, res[i], res[i + 1], res[i + 2], res[i + 3])
+    cities = _CAPACITY.get(key)
+    if cities is None:
+        if len(_CAPACITY) >= _CACHE_MAX:
+            _CAPACITY.clear()
+        cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
+    return cities
+
+
+#: a price no city reaches: cities that cannot be built are priced at it
+_NEVER = 10**9
+#: no city costs less than its first slot
+_CHEAPEST = SLOT_PRICES[0]
+#: per step: the price of a city by the houses already in it (_NEVER where it is full)
+_SLOT_BY_HOUSES = {step: tuple(SLOT_PRICES[n] if n < step else _NEVER for n in range(8))
+                   for step in (1, 2, 3)}
+
+
+def cheapest_cities(s: State, seat: int, money: int, most: int,
+                    position: _Position | None = None) -> list[int]:
+    """Running totals of the cheapest cities ``seat`` could still build now, chosen greedily
+    (each time the cheapest, the first in play order on a tie), up to ``most`` or the money.
+    ``position`` is ``_position(s)`` when the caller has it already."""
+    if most <= 0:
+        return []
+    net = _network(s, seat, position)
+    totals = net.totals
+    while len(totals) < most and not net.exhausted and (not totals or totals[-1] <= money):
+        net.extend()
+    # the choices do not depend on the money: the totals it pays for are a prefix
+    return totals[:bisect_right(totals, money, 0, most if most < len(totals) else len(totals))]
+
+
+class _Network:
+    """What one seat could build, for one position of everyone's cities: the price of each city
+    in play now, and the greedy choice of the cheapest cities (worked out as far as asked)."""
+
+    __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
+                 "_spent", "_pending")
+
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: list[int],
+                 connected: bool) -> None:
+        #: per city in play (in play order): what the seat pays to build there now, _NEVER
+        #: where it cannot (read-only)
+        self.prices = prices
+        #: running totals of the greedy choices so far
+        self.totals: list[int] = []
+        self.exhausted = False
+        self._rows = rows
+        self._base = base
+        self._now = prices  # never changed in place: each step makes a new list
+        self._connected = connected
+        self._spent = 0
+        self._pending = -1  # the last city chosen, whose connections are not yet counted
+
+    def extend(self) -> None:
+        """One more greedy choice (or ``exhausted``)."""
+        i = self._pending
+        base = self._base
+        if i >= 0:
+            row = self._rows[i]
+            # (comprehensions: map() with min, add or a tuple's __getitem__ is slower in CPython)
+            if self._connected:
+                prices = [p if p < b + r else b + r for p, b, r in zip(self._now, base, row, strict=True)]
+            else:
+                prices = [b + r for b, r in zip(base, row, strict=True)]
+                self._connected = True
+            prices[i] = _NEVER
+            self._now = prices
+            self._pending = -1
+        now = self._now
+        best = min(now)
+        if best >= _NEVER:
+            self.exhausted = True
+            return
+        i = now.index(best)
+        self._spent += best
+        self.totals.append(self._spent)
+        base[i] = _NEVER
+        self._pending = i
+
+    def after_house(self, i: int, slot: int) -> _Network | None:
+        """This seat's network once another seat has built in the city at ``i`` (in play
+        order), whose slot price is now ``slot``: the same greedy choices so far, or None when
+        one of them was that city (worked out afresh then).
+
+        The city only got dearer, so each earlier choice, the cheapest (the first in play order
+        on a tie) when made, still is; every price of the city moves by the same amount, as each
+        is its slot price plus a connection cost.
+        """
+        base = self._base
+        old = base[i]
+        if old >= _NEVER:
+            return None  # chosen (a city the seat owns never changes hands: the caller checks)
+        delta = slot - old
+        base = base[:]
+        base[i] = slot
+        prices = self.prices[:]
+        prices[i] += delta
+        if self._now is self.prices:
+            now = prices
+        else:
+            now = self._now[:]
+            now[i] += delta
+        net = _Network(self._rows, base, prices, self._connected)
+        net._now = now
+        net.totals = self.totals[:]
+        net.exhausted = self.exhausted
+        net._spent = self._spent
+        net._pending = self._pending
+        return net
+
+
+class _Position:
+    """One position of everyone's cities (on one board, in one step): the slot price of each
+    city in play, and each seat's :class:`_Network`, made when first asked for."""
+
+    __slots__ = ("slots", "networks", "origin")
+
+    def __init__(self, slots: list[int], players: int,
+                 origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
+        self.slots = slots
+        self.networks: list[_Network | None] = [None] * players
+        #: for a position one house on from another: (that position's networks, the seat
+        #: that built, the city, its position in play, its slot price now), from which the
+        #: other seats' networks are made when first asked for
+        self.origin = origin
+
+
+#: positions by what they depend on (the board, the step, everyone's cities: the houses and
+#: each seat's connection costs follow from these); a cache, cleared when full
+_POSITIONS: dict[tuple[Any, ...], _Position] = {}
+#: (key, position) last asked for: a new position one house on is made from it (one tuple,
+#: replaced whole: bots in several threads never pair one's key with another's position)
+_LAST_POSITION: list[Any] = [(None, None)]
+
+
+def _position(s: State) -> _Position:
+    """The position of everyone's cities now (its key hashes every city: find it once a decision)."""
+    board = s.scn.board
+    cities = s.cities
+    key = (board, s.step, tuple(cities))
+    position = _POSITIONS.get(key)
+    if position is None:
+        if len(_POSITIONS) >= _CACHE_MAX:
+            _POSITIONS.clear()
+        position = _POSITIONS[key] = _next_position(s, key) or _new_position(s)
+    _LAST_POSITION[0] = (key, position)
+    return position
+
+
+def _new_position(s: State) -> _Position:
+    slot = _SLOT_BY_HOUSES[s.step]
+    houses = s.houses
+    return _Position([slot[len(houses[c])] for c in _tables(s.scn.board).in_play], len(s.cities))
+
+
+def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
+    """The position ``key`` made from the last one asked for, when it is that one with one
+    more house (a seat building during its turn): the other seats keep their greedy choices
+    unless they had chosen that city. None when the last position is not such a parent."""
+    last_key, parent = _LAST_POSITION[0]
+    if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
+        return None
+    old = last_key[2]
+    new = key[2]
+    builder = -1
+    for j in range(len(new)):
+        if new[j] is not old[j] and new[j] != old[j]:
+            if builder >= 0:
+                return None
+            builder = j
+    if builder < 0:
+        return None
+    mine = new[builder]
+    if len(mine) != len(old[builder]) + 1 or mine[:-1] != old[builder]:
+        return None
+    city = mine[-1]
+    i = _tables(key[0]).index[city]
+    slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
+    slots = parent.slots[:]
+    slots[i] = slot
+    return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
+
+
+def _network(s: State, seat: int, position: _Position | None = None) -> _Network:
+    if position is None:
+        position = _position(s)
+    net = position.networks[seat]
+    if net is not None:
+        return net
+    origin = position.origin
+    if origin is not None and origin[1] != seat:
+        before = origin[0][seat]
+        if before is not None:
+            # a seat with a house there already is not touched by the new one
+            net = before if origin[2] in s.cities[seat] else before.after_house(origin[3], origin[4])
+    if net is None:
+        tables = _tables(s.scn.board)
+        base = position.slots[:]
+        index = tables.index
+        for c in s.cities[seat]:
+            base[index[c]] = _NEVER
+        reach = s.reach[seat]
+        if reach is None:
+            prices = base[:]
+        else:
+            prices = [b + r for b, r in zip(base, tables.pick(reach), strict=True)]
+        net = _Network(tables.rows, base, prices, reach is not None)
+    position.networks[seat] = net
+    return net
+
+
+def _first(totals: list[int], most: int) -> tuple[int, int]:
+    """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
+    count = max(0, min(most, len(totals)))
+    return count, totals[count - 1] if count else 0
+
+
+def affordable_cities(s: State, seat: int, money: int, most: int,
+                      position: _Position | None = None) -> tuple[int, int]:
+    """(count, cost) of the cheapest cities ``seat`` could still build now, greedily, up to ``most``."""
+    return _first(cheapest_cities(s, seat, money, most, position), most)
+
+
+def _build_target(s: State, seat: int, power: int | None = None, style: Style = DEFAULT,
+                  position: _Position | None = None) -> tuple[int, bool]:
+    """How many cities to own after this turn, and whether cost limits are off (end game)."""
+    end = s.scn.end_cities
+    owned = len(s.cities[seat])
+    if power is None:
+        power = fuel_capacity(s, seat)
+    money = s.money[seat]
+    # turn order of the build phase: reverse player order; who still builds after me
+    near_end = any(len(c) + s.money[j] // 10 >= end for j, c in enumerate(s.cities))
+    if near_end:
+        decided = _end_game_target(s, seat, owned, power, money,
+                                   position if position is not None else _position(s))
+        if decided is not None:
+            return decided
+    target = power
+    capacity = sum(map(s.scn.plant_cities.__getitem__, s.plants[seat]))
+    if money >= style.build_reserve + 10 * s.step:
+        # money to spare: claim cities the plants will power next round, and one more in Step 1
+        target = max(target, capacity + (1 if s.step == 1 else 0))
+    return min(target, end - 1), False
+
+
+def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
+                     position: _Position) -> tuple[int, bool] | None:
+    """End the game if that wins; build all that can be powered if a rival can end it anyway."""
+    end = s.scn.end_cities
+    order = s.order
+    later = [order[-1 - t] for t in range(s.turn + 1, len(order))]
+    ends_anyway = any(len(c) >= end for c in s.cities)
+    threats: list[tuple[int, int]] = []
+    for j in range(len(s.money)):
+        if j == seat:
+            continue
+        j_power = fuel_capacity(s, j)
+        j_cities = len(s.cities[j])
+        j_money = s.money[j]
+        if j in later:
+            to_end = max(0, end - j_cities)
+            useful = max(0, j_power - j_cities)
+            # Whether j can reach the end needs the greedy only if j's money could pay for it.
+            may_end = j_money >= _CHEAPEST * to_end
+            totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
+            if may_end:
+                extra, cost = _first(totals, to_end)
+                if j_cities + extra >= end:
+                    ends_anyway = True
+            extra_useful, cost = _first(totals, useful)
+            j_cities += extra_useful
+            j_money -= cost
+        threats.append((min(j_power, j_cities), j_money))
+    can = cost = 0
+    if money >= _CHEAPEST * (end - owned):
+        can, cost = affordable_cities(s, seat, money, end - owned, position)
+    if owned + can >= end:
+        mine = (min(power, end), money - cost)
+        if all(mine > t for t in threats) or s.round >= STALEMATE_ROUND:
+            return end, True
+    if ends_anyway:
+        return max(owned, power), True
+    return None
+
+
+def _build(s: State, seat: int, style: Style) -> Action:
+    """The city to build in now, or done. Reads the buildable cities from the state itself
+    (what ``building.legal`` lists, in the same order), not from the legal actions."""
+    scn = s.scn
+    taken = s.cities[seat]
+    owned = len(taken)
+    if owned >= scn.max_houses:
+        return DONE
+    tables = _tables(scn.board)
+    in_play = tables.in_play
+    position = _position(s)
+    prices = _network(s, seat, position).prices
+    money = s.money[seat]
+    if min(prices) > money:
+        return DONE  # nothing affordable: done is the only legal action
+    power = fuel_capacity(s, seat)
+    target, all_out = _build_target(s, seat, power, style, position)
+    if owned >= target:
+        return DONE
+    # the most the bot pays for a city now (the legal limit is its money)
+    cap = money
+    if not all_out:
+        if style.max_city_cost < cap:
+            cap = style.max_city_cost
+        if owned >= power and money - style.build_reserve < cap:
+            cap = money - style.build_reserve  # keep a reserve when the city cannot be powered
+    half_central = tables.half_central
+    if s.reach[seat] is not None:
+        scores = [price + h if price <= cap else _NO_SCORE
+                  for price, h in zip(prices, half_central, strict=True)]
+    else:
+        # the first city: away from the other players' houses
+        houses = s.houses
+        near = tables.near
+        scores = []
+        for i, price in enumerate(prices):
+            if price > cap:
+                scores.append(_NO_SCORE)
+                continue
+            c = in_play[i]
+            crowd = 0
+            for d in near[c]:
+                if houses[d]:
+                    crowd += 1
+            scores.append(price + half_central[i] + (4 * crowd + 3 * len(houses[c])))
+    best = min(scores)
+    if best >= _NO_SCORE:
+        return DONE
+    build: Action = scn.build_actions[in_play[scores.index(best)]]
+    return build
+
+
+#: the score of a city the bot will not build in now
+_NO_SCORE = 1e18
+
+
+# ---------------------------------------------------------------- the bot
+def decide(s: State, seat: int, legal: list[Action] | None = None, style: Style = DEFAULT) -> Action:
+    """The heuristic's choice for ``seat``, who must act now in ``s`` (a view or a state)."""
+    phase = s.phase
+    if phase == BUREAUCRACY:
+        # the rules' default (the most cities paid, then the cheapest fuel) is what the bot
+        # plays, and is the only legal choice when there is one; no need to list them
+        power: Action = default_power(s, seat)
+        return power
+    if phase == RESOURCES_PHASE:
+        return _buy(s, seat, style)
+    if phase == BUILD:
+        return _build(s, seat, style)
+    if phase == AUCTION and s.discard_seat < 0:
+        if s.auc_plant:
+            return _raise_or_pass(s, seat, style)
+        return _open_or_pass(s, seat, style)
+    if legal is None:
+        legal = s.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if phase == AUCTION:
+        return _discard(s, seat, legal, style)
+    return legal[0]
+
+
+class HeuristicBot(Bot):
+    name = "heuristic-v4"
+    style = DEFAULT
+
+    def act(self, view: GameView) -> Action:
+        # The masked state reads the same as the view, without the per-attribute indirection.
+        return decide(view.public_state, view.seat, None, self.style)
+
+
+#: a bolder player: cities and spare capacity count for more, fuel for less, it bids past its
+#: valuation, connects at any price up to 55 and keeps little money back
+BOLD = Style(city_value=24.0, fuel_runs=2.0, extra_share=0.5, bid_margin=-4.0, cheap=(3, 3, 3, 7),
+             max_city_cost=55, build_reserve=10)
+
+
+class BoldBot(HeuristicBot):
+    """The heuristic's rules of thumb with the :data:`BOLD` valuations and bidding: a ladder
+    opponent the search's rollouts (which play the default heuristic) do not predict."""
+
+    name = "bold"
+    style = BOLD
