@@ -170,9 +170,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         if seat is None:
             return
         agent = self.possible_agents[seat]
-        previous = getattr(self, "agent_selection", None)
-        if previous in self.infos and previous != agent:
-            self.infos[previous] = {}
+        # (step() has emptied the info of the agent that acted)
         self.infos[agent] = {"view": info_view(game, seat)} if self.view_in_info else {}
         self.agent_selection = agent
 
@@ -224,6 +222,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 raise
             self._end_illegal(agent, str(error))
             return
+        # The acting agent's info is emptied before the game moves on: a view the env alone
+        # holds then dies unread, and the game need not keep a copy of this moment for it.
+        self.infos[agent] = {}
         game.apply(chosen)
         if self._potentials is not None:
             after = potentials(game)
