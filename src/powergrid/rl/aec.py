@@ -166,7 +166,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None
         self._legal: EncodedLegal | None = None
         self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
-        seat = game.current_player
+        seat = self._to_act = game.current_player
         if seat is None:
             return
         agent = self.possible_agents[seat]
@@ -179,7 +179,11 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         if self._legal is None:
             game = self.game
             assert game is not None
-            self._legal = self.codec.legal_in(game, self._seat[self.agent_selection])
+            seat = self._seat[self.agent_selection]
+            if seat == self._to_act:
+                self._legal = self.codec.legal_to_act(game, seat)
+            else:
+                self._legal = self.codec.legal_in(game, seat)
         return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -196,7 +200,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,
         # from the seat's kept parts (the encoder's value, byte for byte).
-        obs = {"observation": self._observer.encode(game, self._seat_obs[seat]), "action_mask": mask}
+        obs = {"observation": self._observer.encode(game, self._seat_obs[seat], self._to_act),
+               "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
 
@@ -258,6 +263,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.infos[a]["view"] = info_view(game, seat)
         self._legal = None
         self._obs_cache = {}
+        self._to_act = game.current_player
         self.agent_selection = self.agents[0]
 
     def _end_illegal(self, agent: str, message: str) -> None:

@@ -323,23 +323,33 @@ class ActionCodec:
         when one is decoded. ``tests/rl`` holds this equal to :meth:`legal_listed`, which
         encodes the engine's ``legal_actions()`` one by one.
         """
-        flags = bytearray(self._zeros)
         if state.current_player != seat:
+            flags = bytearray(self._zeros)
             legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            mask = _frombuffer(flags, _INT8)
+            if out is not None:
+                out[:] = mask
+                mask = out
+            legal.mask = mask
+            return legal
+        return self.legal_to_act(state, seat, out)
+
+    def legal_to_act(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
+        """:meth:`legal_in` for ``seat`` known to be the state's player to act (not checked)."""
+        flags = bytearray(self._zeros)
+        phase = state.phase
+        if phase == BUILD_PHASE:
+            legal = self._legal_build(state, seat, flags)
+        elif phase == RESOURCES_PHASE:
+            legal = self._legal_buy(state, seat, flags)
+        elif phase == BUREAUCRACY_PHASE:
+            legal = self._legal_power(state, seat, flags)
         else:
-            phase = state.phase
-            if phase == BUILD_PHASE:
-                legal = self._legal_build(state, seat, flags)
-            elif phase == RESOURCES_PHASE:
-                legal = self._legal_buy(state, seat, flags)
-            elif phase == BUREAUCRACY_PHASE:
-                legal = self._legal_power(state, seat, flags)
+            ranges = auction_ranges(state)
+            if ranges is not None:
+                legal = self._legal_auction(state, ranges, flags)
             else:
-                ranges = auction_ranges(state)
-                if ranges is not None:
-                    legal = self._legal_auction(state, ranges, flags)
-                else:
-                    legal = self._legal_listed(state, seat, flags)
+                legal = self._legal_listed(state, seat, flags)
         mask = _frombuffer(flags, _INT8)  # the mask's memory is ``flags`` (writable)
         if out is not None:
             out[:] = mask
