@@ -195,7 +195,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None, "call reset() before observe()"
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         if acting:
-            mask = self.encoded_legal().mask
+            legal = self._legal
+            mask = (legal if legal is not None else self.encoded_legal()).mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,
@@ -212,7 +213,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None
-        legal = self.encoded_legal()
+        legal = self._legal
+        if legal is None:
+            legal = self.encoded_legal()
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are all 0 between the steps that pay (win/rank: the last one)
             for a in self.rewards:

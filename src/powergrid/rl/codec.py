@@ -138,6 +138,9 @@ class EncodedLegal:
 
     def action(self, index: int) -> Action:
         """The engine action behind a legal index (no check: use :meth:`ActionCodec.decode`)."""
+        fixed = self._codec.fixed_actions[index]
+        if fixed is not None:
+            return fixed
         found = self._explicit.get(index)
         if found is not None:
             return found
@@ -223,6 +226,11 @@ class ActionCodec:
         self._build_actions = tuple(Action.build(name) for name in self.cities)
         self._buy_actions = tuple(Action.buy(r, n) for r, size in enumerate(self.track_sizes)
                                   for n in range(1, size + 1))
+        #: index -> its action where that is the same in every game (done, buy, build), else None
+        self.fixed_actions: list[Action | None] = [None] * self.size
+        self.fixed_actions[self.DONE] = Action.done()
+        self.fixed_actions[self.BUY:self.BUILD] = self._buy_actions
+        self.fixed_actions[self.BUILD:self.POWER] = self._build_actions
         #: (hand, resources) -> (first mask index, mask bytes from there, index -> power action,
         #: unencodable count)
         self._power_memo: dict[Any, tuple[int, bytes, dict[int, Any], int]] = {}
@@ -530,7 +538,7 @@ class ActionCodec:
         if not 0 <= i < self.size:
             raise IllegalEncodedAction(i, "outside the action space",
                                        f"is not an action: the space has {self.size} actions")
-        if not legal.mask[i]:
+        if not legal.mask.item(i):
             raise IllegalEncodedAction(i, self.describe(i))
         return legal.action(i)
 

@@ -158,6 +158,8 @@ class IncrementalEncoder:
         if written != set(scale):
             raise AssertionError("incremental numbers out of step with the encoder's")  # pragma: no cover
         self._ones: dict[Any, frozenset[int]] = {}
+        #: (flags before, flags now) -> (positions to clear, positions to set)
+        self._moves: dict[tuple[frozenset[int], frozenset[int]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def seat_observation(self, seat: int) -> SeatObservation:
         return SeatObservation(seat, self.size, self.players)
@@ -206,10 +208,15 @@ class IncrementalEncoder:
             if before is None:
                 for at in ones:
                     view[at] = 1.0
-            else:  # a few flags move (who acts, an auction's status): set differences in C
-                for at in before - ones:
+            else:  # a few flags move (who acts, an auction's status), kept per pair of sets
+                moves = self._moves.get((before, ones))
+                if moves is None:
+                    if len(self._moves) > 50_000:
+                        self._moves.clear()
+                    moves = self._moves[before, ones] = (tuple(before - ones), tuple(ones - before))
+                for at in moves[0]:
                     view[at] = 0.0
-                for at in ones - before:
+                for at in moves[1]:
                     view[at] = 1.0
             memo.ones = ones
         plant = state.auc_plant
