@@ -332,19 +332,28 @@ class ActionCodec:
         encodes the engine's ``legal_actions()`` one by one.
         """
         if state.current_player != seat:
-            flags = bytearray(self._zeros)
             legal = EncodedLegal(self, None, _NONE, [], 0, 0)
-            mask = _frombuffer(flags, _INT8)
-            if out is not None:
-                out[:] = mask
-                mask = out
-            legal.mask = mask
+            if out is None:
+                legal.mask = _frombuffer(bytearray(self._zeros), _INT8)
+            else:
+                out[:] = 0
+                legal.mask = out
             return legal
         return self.legal_to_act(state, seat, out)
 
     def legal_to_act(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
         """:meth:`legal_in` for ``seat`` known to be the state's player to act (not checked)."""
-        flags = bytearray(self._zeros)
+        flags: bytearray | memoryview
+        if out is None:
+            flags = bytearray(self._zeros)
+        elif out.flags.c_contiguous:  # written in place, as bytes
+            flags = memoryview(out).cast("B")
+            flags[:] = self._zeros
+        else:
+            legal = self.legal_to_act(state, seat)
+            out[:] = legal.mask
+            legal.mask = out
+            return legal
         phase = state.phase
         if phase == BUILD_PHASE:
             legal = self._legal_build(state, seat, flags)
@@ -358,11 +367,8 @@ class ActionCodec:
                 legal = self._legal_auction(state, ranges, flags)
             else:
                 legal = self._legal_listed(state, seat, flags)
-        mask = _frombuffer(flags, _INT8)  # the mask's memory is ``flags`` (writable)
-        if out is not None:
-            out[:] = mask
-            mask = out
-        legal.mask = mask
+        # the mask's memory is ``flags`` (writable)
+        legal.mask = _frombuffer(flags, _INT8) if out is None else out
         return legal
 
     def legal_listed(self, state: GameState, seat: int) -> EncodedLegal:
@@ -378,7 +384,7 @@ class ActionCodec:
 
     # The phases' legal actions: each writes 1 at its legal indices of ``flags`` (the mask's
     # bytes) and returns what decodes them (its mask is set by the caller).
-    def _legal_listed(self, state: GameState, seat: int, flags: bytearray) -> EncodedLegal:
+    def _legal_listed(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         hand = state.plants[seat]
         explicit: dict[int, Action] = {}
         left_out = 0
@@ -393,7 +399,7 @@ class ActionCodec:
                 left_out += 1
         return EncodedLegal(self, None, explicit, [], 0, left_out)
 
-    def _legal_build(self, state: GameState, seat: int, flags: bytearray) -> EncodedLegal:
+    def _legal_build(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``building.legal`` as mask indices: done, and every city in play with a free slot
         for this seat that it can pay for (slot price plus connection)."""
         flags[self.DONE] = 1
@@ -412,7 +418,7 @@ class ActionCodec:
                     flags[base + city] = 1
         return EncodedLegal(self, None, _NONE, [], 0, 0)
 
-    def _legal_buy(self, state: GameState, seat: int, flags: bytearray) -> EncodedLegal:
+    def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
         market and money allow, and done."""
         flags[self.DONE] = 1
@@ -422,7 +428,7 @@ class ActionCodec:
                 flags[first:first + n] = self._ones[:n]
         return EncodedLegal(self, None, _NONE, [], 0, 0)
 
-    def _legal_power(self, state: GameState, seat: int, flags: bytearray) -> EncodedLegal:
+    def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
         only when decoded. The options depend only on the hand and the seat's resources, so
         they are kept per (hand, resources)."""
@@ -464,7 +470,8 @@ class ActionCodec:
             run[i - first] = 1
         return first, bytes(run), where, left_out
 
-    def _legal_auction(self, state: GameState, ranges: AuctionRanges, flags: bytearray) -> EncodedLegal:
+    def _legal_auction(self, state: GameState, ranges: AuctionRanges,
+                       flags: bytearray | memoryview) -> EncodedLegal:
         market = ranges.market
         width = self.bid_width
         left_out = 0
