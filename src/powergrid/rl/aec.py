@@ -12,6 +12,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
+from ..rules.phase import OVER
+from ..rules.view import make_view
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
@@ -171,7 +173,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             return
         agent = self.possible_agents[seat]
         # (step() has emptied the info of the agent that acted)
-        self.infos[agent] = {"view": info_view(game, seat)} if self.view_in_info else {}
+        self.infos[agent] = {"view": make_view(game, seat)} if self.view_in_info else {}
         self.agent_selection = agent
 
     def encoded_legal(self) -> EncodedLegal:
@@ -240,7 +242,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = after[seat] - self._potentials[seat]
             self._potentials = after
             self._paid = True
-        if game.is_over:
+        if game.phase == OVER:
             for seat, r in enumerate(terminal_rewards(game, self.reward_kind)):
                 self.rewards[self.possible_agents[seat]] += r
             self._paid = True
