@@ -1,11 +1,13 @@
 """A fixed, seeded RL-environment workload for counting instructions (load-independent).
 
-    python benchmarks/rl_workload.py engine|aec|aec-view|vector [--games 4] [--envs 16] [--setup-only]
+    python benchmarks/rl_workload.py engine|aec|aec-view|aec-view-held|vector [--games 4] [--setup-only]
 
 ``engine``: the bare engine's decisions (``legal_actions()`` + ``random.choice`` + ``apply``)
 over 4-player Germany games, seeds 0..games-1. ``aec`` / ``aec-view``: the AEC env
 (``view_in_info`` False / True) replaying games whose action indices were chosen at random
-beforehand, so only ``last()`` + ``step()`` are counted. ``vector``: ``vector_env(envs)``
+beforehand, so only ``last()`` + ``step()`` are counted; ``aec-view-held`` keeps what
+``last()`` returns until the next ``last()``, as PettingZoo's usual loop does (the info's view
+is still alive when the game moves on). ``vector``: ``vector_env(envs)``
 self-play replaying recorded action batches (``--steps`` of them). ``--setup-only`` does
 everything but the counted part (imports, warm-up, recording), so the difference of two
 instruction counts is the counted part alone::
@@ -65,7 +67,7 @@ def record_vector(vec: rl.PowerGridVectorEnv, steps: int, seed: int) -> list[lis
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kind", choices=("engine", "aec", "aec-view", "vector"))
+    ap.add_argument("kind", choices=("engine", "aec", "aec-view", "aec-view-held", "vector"))
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--envs", type=int, default=16)
     ap.add_argument("--steps", type=int, default=150)
@@ -88,8 +90,9 @@ def main() -> int:
                     state.apply(rng.choice(state.legal_actions()))
                     decisions += 1
             spent = time.process_time() - start
-    elif args.kind in ("aec", "aec-view"):
-        env = rl.raw_env(view_in_info=args.kind == "aec-view")
+    elif args.kind in ("aec", "aec-view", "aec-view-held"):
+        env = rl.raw_env(view_in_info=args.kind != "aec")
+        held = args.kind == "aec-view-held"
         record_aec(env, [1000])  # warm-up
         games = record_aec(env, seeds)
         if not args.setup_only:
@@ -97,7 +100,9 @@ def main() -> int:
             for seed, chosen in zip(seeds, games, strict=True):
                 env.reset(seed=seed)
                 for index in chosen:
-                    env.last()
+                    last = env.last()
+                    if not held:
+                        del last
                     env.step(index)
                     decisions += 1
             spent = time.process_time() - start

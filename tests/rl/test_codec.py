@@ -112,3 +112,21 @@ def test_indices_outside_the_space_and_descriptions() -> None:
 def test_bid_cap_is_validated() -> None:
     with pytest.raises(ValueError, match="bid_cap"):
         ActionCodec(("A",), bid_cap=10)
+
+
+def test_masks_written_into_given_rows_match_fresh_ones() -> None:
+    """``out`` rows (the batched env's buffer) are written in place, strided ones through a
+    copy; every mask equals a fresh one, for the seat to act and for the others."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=4))
+    codec = ActionCodec(tuple(pg.load_map("germany").cities))
+    rng = random.Random(4)
+    rows = np.ones((2, codec.size), dtype=np.int8)
+    strided = np.ones(2 * codec.size, dtype=np.int8)[::2]
+    for _ in range(150):
+        for seat in range(state.players):
+            fresh = codec.legal_in(state, seat)
+            for out in (rows[1], strided):
+                legal = codec.legal_in(state, seat, out)
+                assert legal.mask is out and np.array_equal(out, fresh.mask)
+                assert legal.actions == fresh.actions
+        state.apply(rng.choice(state.legal_actions()))

@@ -40,6 +40,24 @@ def test_aec_follows_the_engine_and_pays_the_winners() -> None:
         assert totals[agent] == pytest.approx(1 / len(winners) if seat in winners else -1.0)
 
 
+def test_aec_info_views_held_across_steps_keep_their_moment() -> None:
+    """PettingZoo's usual loop keeps last()'s info while it steps: each view still shows the
+    game as it was when handed out, and the env keeps a view only in the acting agent's info."""
+    env = rl.raw_env(map="germany", players=4, seed=5)
+    env.reset()
+    rng = np.random.default_rng(5)
+    held = []
+    for _ in range(80):
+        obs, _, _, _, info = env.last()
+        seat = env.game.current_player
+        then = pg.GameState.from_dict(env.game.to_dict()).view(seat).to_dict(include_log=False)
+        held.append((info, then))
+        env.step(_random_index(obs, rng))
+        assert [a for a, i in env.infos.items() if "view" in i] == [env.agent_selection]
+    for info, then in held:
+        assert info["view"].to_dict(include_log=False) == then
+
+
 def test_aec_illegal_action_raises_by_name_or_terminates() -> None:
     env = rl.raw_env(seed=3)
     env.reset()

@@ -215,3 +215,28 @@ def test_a_state_pickles_while_views_of_it_are_alive() -> None:
     assert again.to_dict() == s.to_dict()
     again.apply(again.legal_actions()[0])
     assert views[0] == s.view(0)
+
+
+def test_an_unread_view_left_behind_answers_and_pickles_masked() -> None:
+    """A view nobody read when the game moved on keeps a copy of that moment: it answers
+    legal_actions() from it unread, and once read, pickled or deep-copied shows it masked."""
+    import copy
+    import pickle
+
+    s = _midgame(seed=9, decisions=35)
+    seat = s.current_player
+    assert seat is not None
+    then = pg.GameState.from_dict(s.to_dict())
+    legal = s.legal_actions()
+    views = [s.view(seat) for _ in range(3)]  # each new view leaves the one before behind
+    rng = random.Random(9)
+    for _ in range(5):
+        s.apply(rng.choice(s.legal_actions()))
+    expected = then.view(seat).to_dict(include_log=False)
+    pickled, deep, read = views
+    assert pickled.legal_actions() == legal and deep.legal_actions() == legal
+    for v in (pickle.loads(pickle.dumps(pickled)), copy.deepcopy(deep), read):
+        assert v.to_dict(include_log=False) == expected
+        assert v.public_state.rng == 0 and v.public_state.config.seed is None
+        assert v.public_state.removed == (UNKNOWN,) * len(s.removed)
+        assert v.public_state.deck != then.deck  # the hidden part is masked

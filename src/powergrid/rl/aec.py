@@ -12,6 +12,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import GameConfig, GameState, load_map, load_map_file, new_game
+from ..rules.phase import OVER
+from ..rules.view import make_view
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
 from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
@@ -166,14 +168,12 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None
         self._legal: EncodedLegal | None = None
         self._obs_cache: dict[int, dict[str, np.ndarray]] = {}
-        seat = game.current_player
+        seat = self._to_act = game.current_player
         if seat is None:
             return
         agent = self.possible_agents[seat]
-        previous = getattr(self, "agent_selection", None)
-        if previous in self.infos and previous != agent:
-            self.infos[previous] = {}
-        self.infos[agent] = {"view": info_view(game, seat)} if self.view_in_info else {}
+        # (step() has emptied the info of the agent that acted)
+        self.infos[agent] = {"view": make_view(game, seat)} if self.view_in_info else {}
         self.agent_selection = agent
 
     def encoded_legal(self) -> EncodedLegal:
@@ -181,7 +181,11 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         if self._legal is None:
             game = self.game
             assert game is not None
-            self._legal = self.codec.legal_in(game, self._seat[self.agent_selection])
+            seat = self._seat[self.agent_selection]
+            if seat == self._to_act:
+                self._legal = self.codec.legal_to_act(game, seat)
+            else:
+                self._legal = self.codec.legal_in(game, seat)
         return self._legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -193,12 +197,14 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         assert game is not None, "call reset() before observe()"
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         if acting:
-            mask = self.encoded_legal().mask
+            legal = self._legal
+            mask = (legal if legal is not None else self.encoded_legal()).mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,
         # from the seat's kept parts (the encoder's value, byte for byte).
-        obs = {"observation": self._observer.encode(game, self._seat_obs[seat]), "action_mask": mask}
+        obs = {"observation": self._observer.encode(game, self._seat_obs[seat], self._to_act),
+               "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
 
@@ -209,7 +215,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
             return
         game = self.game
         assert game is not None
-        legal = self.encoded_legal()
+        legal = self._legal
+        if legal is None:
+            legal = self.encoded_legal()
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # rewards are all 0 between the steps that pay (win/rank: the last one)
             for a in self.rewards:
@@ -224,6 +232,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 raise
             self._end_illegal(agent, str(error))
             return
+        # The acting agent's info is emptied before the game moves on: a view the env alone
+        # holds then dies unread, and the game need not keep a copy of this moment for it.
+        self.infos[agent] = {}
         game.apply(chosen)
         if self._potentials is not None:
             after = potentials(game)
@@ -231,7 +242,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = after[seat] - self._potentials[seat]
             self._potentials = after
             self._paid = True
-        if game.is_over:
+        if game.phase == OVER:
             for seat, r in enumerate(terminal_rewards(game, self.reward_kind)):
                 self.rewards[self.possible_agents[seat]] += r
             self._paid = True
@@ -257,6 +268,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.infos[a]["view"] = info_view(game, seat)
         self._legal = None
         self._obs_cache = {}
+        self._to_act = game.current_player
         self.agent_selection = self.agents[0]
 
     def _end_illegal(self, agent: str, message: str) -> None:

@@ -106,6 +106,8 @@ class Block:
 
 
 _NONE: dict[int, Action] = {}
+_INT8 = np.dtype(np.int8)
+_frombuffer = np.frombuffer
 
 
 class EncodedLegal:
@@ -117,10 +119,13 @@ class EncodedLegal:
 
     __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_power", "_actions")
 
-    def __init__(self, codec: ActionCodec, mask: np.ndarray, explicit: dict[int, Action],
+    mask: np.ndarray
+
+    def __init__(self, codec: ActionCodec, mask: np.ndarray | None, explicit: dict[int, Action],
                  market: list[int], bid: int, unencodable: int,
                  power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None) -> None:
-        self.mask = mask
+        if mask is not None:  # else ActionCodec.legal_in sets it
+            self.mask = mask
         #: legal actions left out because the action space cannot express them
         self.unencodable = unencodable
         self._codec = codec
@@ -133,6 +138,9 @@ class EncodedLegal:
 
     def action(self, index: int) -> Action:
         """The engine action behind a legal index (no check: use :meth:`ActionCodec.decode`)."""
+        fixed = self._codec.fixed_actions[index]
+        if fixed is not None:
+            return fixed
         found = self._explicit.get(index)
         if found is not None:
             return found
@@ -218,8 +226,18 @@ class ActionCodec:
         self._build_actions = tuple(Action.build(name) for name in self.cities)
         self._buy_actions = tuple(Action.buy(r, n) for r, size in enumerate(self.track_sizes)
                                   for n in range(1, size + 1))
-        #: (hand, resources) -> (mask indices, index -> power action, unencodable count)
-        self._power_memo: dict[Any, tuple[list[int], dict[int, Action], int]] = {}
+        #: index -> its action where that is the same in every game (done, buy, build), else None
+        self.fixed_actions: list[Action | None] = [None] * self.size
+        self.fixed_actions[self.DONE] = Action.done()
+        self.fixed_actions[self.BUY:self.BUILD] = self._buy_actions
+        self.fixed_actions[self.BUILD:self.POWER] = self._build_actions
+        #: (hand, resources) -> (first mask index, mask bytes from there, index -> power action,
+        #: unencodable count)
+        self._power_memo: dict[Any, tuple[int, bytes, dict[int, Any], int]] = {}
+        # A mask is written as bytes (a bytearray write costs a tenth of a NumPy item write)
+        # and made an array once: these are the all-0 mask and runs of 1s to copy from.
+        self._zeros = bytes(self.size)
+        self._ones = b"\x01" * self.size
 
     def __getstate__(self) -> dict[str, Any]:
         # the memo of power options is a cache: pickles and copies start without it
@@ -313,34 +331,60 @@ class ActionCodec:
         when one is decoded. ``tests/rl`` holds this equal to :meth:`legal_listed`, which
         encodes the engine's ``legal_actions()`` one by one.
         """
-        if out is None:
-            mask = np.zeros(self.size, dtype=np.int8)
-        else:
-            mask = out
-            mask[:] = 0
         if state.current_player != seat:
-            return EncodedLegal(self, mask, _NONE, [], 0, 0)
+            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            if out is None:
+                legal.mask = _frombuffer(bytearray(self._zeros), _INT8)
+            else:
+                out[:] = 0
+                legal.mask = out
+            return legal
+        return self.legal_to_act(state, seat, out)
+
+    def legal_to_act(self, state: GameState, seat: int, out: np.ndarray | None = None) -> EncodedLegal:
+        """:meth:`legal_in` for ``seat`` known to be the state's player to act (not checked)."""
+        flags: bytearray | memoryview
+        if out is None:
+            flags = bytearray(self._zeros)
+        elif out.flags.c_contiguous:  # written in place, as bytes
+            flags = memoryview(out).cast("B")
+            flags[:] = self._zeros
+        else:
+            legal = self.legal_to_act(state, seat)
+            out[:] = legal.mask
+            legal.mask = out
+            return legal
         phase = state.phase
         if phase == BUILD_PHASE:
-            return self._legal_build(state, seat, mask)
-        if phase == RESOURCES_PHASE:
-            return self._legal_buy(state, seat, mask)
-        if phase == BUREAUCRACY_PHASE:
-            return self._legal_power(state, seat, mask)
-        ranges = auction_ranges(state)
-        if ranges is not None:
-            return self._legal_auction(state, ranges, mask)
-        return self._legal_listed(state, seat, mask)
+            legal = self._legal_build(state, seat, flags)
+        elif phase == RESOURCES_PHASE:
+            legal = self._legal_buy(state, seat, flags)
+        elif phase == BUREAUCRACY_PHASE:
+            legal = self._legal_power(state, seat, flags)
+        else:
+            ranges = auction_ranges(state)
+            if ranges is not None:
+                legal = self._legal_auction(state, ranges, flags)
+            else:
+                legal = self._legal_listed(state, seat, flags)
+        # the mask's memory is ``flags`` (writable)
+        legal.mask = _frombuffer(flags, _INT8) if out is None else out
+        return legal
 
     def legal_listed(self, state: GameState, seat: int) -> EncodedLegal:
         """The legal actions as :meth:`legal_in` gives them, found the slow way: every action of
         the engine's ``legal_actions()`` encoded one by one (the oracle of the fast paths)."""
-        mask = np.zeros(self.size, dtype=np.int8)
+        flags = bytearray(self._zeros)
         if state.current_player != seat:
-            return EncodedLegal(self, mask, _NONE, [], 0, 0)
-        return self._legal_listed(state, seat, mask)
+            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+        else:
+            legal = self._legal_listed(state, seat, flags)
+        legal.mask = _frombuffer(flags, _INT8)
+        return legal
 
-    def _legal_listed(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+    # The phases' legal actions: each writes 1 at its legal indices of ``flags`` (the mask's
+    # bytes) and returns what decodes them (its mask is set by the caller).
+    def _legal_listed(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         hand = state.plants[seat]
         explicit: dict[int, Action] = {}
         left_out = 0
@@ -350,44 +394,41 @@ class ActionCodec:
             i = encode(a, market, hand, state.auc_bid)
             if i >= 0:
                 explicit[i] = a
+                flags[i] = 1
             else:
                 left_out += 1
-        mask[list(explicit)] = 1
-        return EncodedLegal(self, mask, explicit, [], 0, left_out)
+        return EncodedLegal(self, None, explicit, [], 0, left_out)
 
-    def _legal_build(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+    def _legal_build(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``building.legal`` as mask indices: done, and every city in play with a free slot
         for this seat that it can pay for (slot price plus connection)."""
-        mask[self.DONE] = 1
+        flags[self.DONE] = 1
         if len(state.cities[seat]) < state.scn.max_houses:
             money = state.money[seat]
             step = state.step
             reach = state.reach[seat]
             houses = state.houses
             base = self.BUILD
-            where = []
             for city in state.scn.board.in_play:
                 here = houses[city]
                 n = len(here)
                 if n >= step or seat in here:
                     continue
                 if SLOT_PRICES[n] + (reach[city] if reach is not None else 0) <= money:
-                    where.append(base + city)
-            if where:
-                mask[where] = 1
-        return EncodedLegal(self, mask, _NONE, [], 0, 0)
+                    flags[base + city] = 1
+        return EncodedLegal(self, None, _NONE, [], 0, 0)
 
-    def _legal_buy(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+    def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
         market and money allow, and done."""
-        mask[self.DONE] = 1
+        flags[self.DONE] = 1
         for r, n in enumerate(most_affordable(state, seat)):
             if n:
                 first = self._buy_base[r] + 1
-                mask[first:first + n] = 1
-        return EncodedLegal(self, mask, _NONE, [], 0, 0)
+                flags[first:first + n] = self._ones[:n]
+        return EncodedLegal(self, None, _NONE, [], 0, 0)
 
-    def _legal_power(self, state: GameState, seat: int, mask: np.ndarray) -> EncodedLegal:
+    def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
         only when decoded. The options depend only on the hand and the seat's resources, so
         they are kept per (hand, resources)."""
@@ -398,11 +439,12 @@ class ActionCodec:
             if len(self._power_memo) > 20_000:
                 self._power_memo.clear()
             found = self._power_memo[key] = self._power_options(state, seat, hand)
-        mask[found[0]] = 1
-        return EncodedLegal(self, mask, _NONE, [], 0, found[2], found[1])
+        first, run, where, left_out = found
+        flags[first:first + len(run)] = run
+        return EncodedLegal(self, None, _NONE, [], 0, left_out, where)
 
     def _power_options(self, state: GameState, seat: int,
-                       hand: tuple[int, ...]) -> tuple[list[int], dict[int, Any], int]:
+                       hand: tuple[int, ...]) -> tuple[int, bytes, dict[int, Any], int]:
         bit = {p: 1 << i for i, p in enumerate(hand)}
         coal = {p: self._burn[p] if self._kind[p] == "coal" else 0 for p in hand}
         width = self.hybrid_coal_max + 1
@@ -420,15 +462,23 @@ class ActionCodec:
                 where[self.POWER + bits * width + hybrid_coal] = (plants, burn)
             else:
                 left_out += 1
-        return list(where), where, left_out
+        if not where:
+            return 0, b"", where, left_out
+        first = min(where)
+        run = bytearray(max(where) + 1 - first)
+        for i in where:
+            run[i - first] = 1
+        return first, bytes(run), where, left_out
 
-    def _legal_auction(self, state: GameState, ranges: AuctionRanges, mask: np.ndarray) -> EncodedLegal:
+    def _legal_auction(self, state: GameState, ranges: AuctionRanges,
+                       flags: bytearray | memoryview) -> EncodedLegal:
         market = ranges.market
         width = self.bid_width
         left_out = 0
         explicit: dict[int, Action] = {}
+        ones = self._ones
         if ranges.can_pass:
-            mask[self.PASS] = 1
+            flags[self.PASS] = 1
             explicit[self.PASS] = Action.pass_()
         for slot, lo, hi in ranges.opens:
             base = self.OPEN + slot * width
@@ -437,13 +487,13 @@ class ActionCodec:
                 count = 0
                 for k, off in enumerate(OPEN_OFFSETS):
                     if lo <= plant + off <= hi:
-                        mask[base + k] = 1
+                        flags[base + k] = 1
                         count += 1
                 left_out += hi - lo + 1 - count
             else:
                 top = min(hi, self.bid_cap)
                 if lo <= top:
-                    mask[base + lo:base + top + 1] = 1
+                    flags[base + lo:base + top + 1] = ones[:top + 1 - lo]
                 left_out += max(0, hi - max(lo - 1, top))
         if ranges.bids is not None:
             lo, hi = ranges.bids
@@ -451,15 +501,15 @@ class ActionCodec:
                 count = 0
                 for k, r in enumerate(BID_RAISES):
                     if lo <= state.auc_bid + r <= hi:
-                        mask[self.BID + k] = 1
+                        flags[self.BID + k] = 1
                         count += 1
                 left_out += hi - lo + 1 - count
             else:
                 top = min(hi, self.bid_cap)
                 if lo <= top:
-                    mask[self.BID + lo:self.BID + top + 1] = 1
+                    flags[self.BID + lo:self.BID + top + 1] = ones[:top + 1 - lo]
                 left_out += max(0, hi - max(lo - 1, top))
-        return EncodedLegal(self, mask, explicit, market, state.auc_bid, left_out)
+        return EncodedLegal(self, None, explicit, market, state.auc_bid, left_out)
 
     def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:
         """The action behind a legal index of the blocks whose masks are written without
@@ -495,7 +545,7 @@ class ActionCodec:
         if not 0 <= i < self.size:
             raise IllegalEncodedAction(i, "outside the action space",
                                        f"is not an action: the space has {self.size} actions")
-        if not legal.mask[i]:
+        if not legal.mask.item(i):
             raise IllegalEncodedAction(i, self.describe(i))
         return legal.action(i)
 

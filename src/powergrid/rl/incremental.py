@@ -19,6 +19,9 @@ precision, then stored as float32).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -29,6 +32,14 @@ from .observation import _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, Observatio
 #: houses in a city / 3, as the encoder computes it (float32 sum of 0/1 over seats, / 3)
 _TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
 _NO_PLANT = np.zeros(len(PLANT_FEATURES), dtype=np.float32)
+_POSITIONS = range(1024)
+
+
+def _changed(now: list[int], before: list[int] | None) -> Iterator[int]:
+    """Positions where ``now`` differs from ``before`` (all of them when nothing is kept)."""
+    if before is None:
+        return iter(range(len(now)))
+    return compress(_POSITIONS, map(ne, now, before))
 
 #: (cap, denominator) -> the scaled value of 0, 1, 2...: ``min(v, cap) / denominator`` as the
 #: encoder computes it (in double precision; the float32 rounding happens on the write)
@@ -147,14 +158,17 @@ class IncrementalEncoder:
         if written != set(scale):
             raise AssertionError("incremental numbers out of step with the encoder's")  # pragma: no cover
         self._ones: dict[Any, frozenset[int]] = {}
+        #: (flags before, flags now) -> (positions to clear, positions to set)
+        self._moves: dict[tuple[frozenset[int], frozenset[int]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def seat_observation(self, seat: int) -> SeatObservation:
         return SeatObservation(seat, self.size, self.players)
 
     # ------------------------------------------------------------------ whole observations
-    def encode(self, state: GameState, memo: SeatObservation) -> np.ndarray:
-        """A new array: the observation of ``memo.seat`` in ``state``."""
-        return self.update(state, memo).copy()
+    def encode(self, state: GameState, memo: SeatObservation, to_act: int | None = -1) -> np.ndarray:
+        """A new array: the observation of ``memo.seat`` in ``state`` (``to_act``: the state's
+        player to act, when the caller knows it)."""
+        return self.update(state, memo, to_act).copy()
 
     def encode_batch(self, states: list[GameState], memos: list[SeatObservation],
                      out: np.ndarray) -> np.ndarray:
@@ -167,7 +181,7 @@ class IncrementalEncoder:
             out[:] = rows
         return out
 
-    def update(self, state: GameState, memo: SeatObservation) -> np.ndarray:
+    def update(self, state: GameState, memo: SeatObservation, to_act: int | None = -1) -> np.ndarray:
         """Bring the seat's kept observation up to date with ``state``; returns it (not a copy)."""
         scn = state.scn
         if memo.board is not scn.board or memo.end_cities != scn.end_cities:
@@ -187,17 +201,22 @@ class IncrementalEncoder:
         if mine:
             at, _, denominator = self._powerable
             memo.view[at] = self.encoder._powerable(state, memo.seat) / denominator
-        ones = self.ones(state, memo.seat)
+        ones = self.ones(state, memo.seat, to_act)
         before = memo.ones
         if ones is not before:
             view = memo.view
             if before is None:
                 for at in ones:
                     view[at] = 1.0
-            else:  # a few flags move (who acts, an auction's status): set differences in C
-                for at in before - ones:
+            else:  # a few flags move (who acts, an auction's status), kept per pair of sets
+                moves = self._moves.get((before, ones))
+                if moves is None:
+                    if len(self._moves) > 50_000:
+                        self._moves.clear()
+                    moves = self._moves[before, ones] = (tuple(before - ones), tuple(ones - before))
+                for at in moves[0]:
                     view[at] = 0.0
-                for at in ones - before:
+                for at in moves[1]:
                     view[at] = 1.0
             memo.ones = ones
         plant = state.auc_plant
@@ -276,39 +295,57 @@ class IncrementalEncoder:
             return self._write_number_groups(state, memo)
 
     def _write_number_groups(self, state: GameState, memo: SeatObservation) -> bool:
-        # A group is written whole (a table read per number) and remembered only once written,
-        # so an IndexError part-way leaves it to be written again.
+        # A group is remembered only once written whole, so an IndexError part-way leaves it to
+        # be written again. Between two observations of a seat only a few numbers of a group
+        # move (one player's money, one resource): the numbers that differ from the kept ones
+        # are found in C (compress over map(ne, ...)) and only those are written; a Python loop
+        # over every number of a group costs more than the writes it saves.
         view = memo.view
         me = memo.seat
-        if memo.money != state.money:
+        money = state.money
+        before = memo.money
+        if before != money:
             table = self._money_table
-            for at, v in zip(self._money_at[me], state.money, strict=False):
-                view[at] = table[v]
-            memo.money = state.money[:]
-        if memo.powered != state.powered:
+            at = self._money_at[me]
+            for i in _changed(money, before):
+                view[at[i]] = table[money[i]]
+            memo.money = money[:]
+        powered = state.powered
+        before = memo.powered
+        if before != powered:
             table = self._powered_table
-            for at, v in zip(self._powered_at[me], state.powered, strict=False):
-                view[at] = table[v]
-            memo.powered = state.powered[:]
+            at = self._powered_at[me]
+            for i in _changed(powered, before):
+                view[at[i]] = table[powered[i]]
+            memo.powered = powered[:]
         mine = False
         res = state.res
-        if memo.res != res:
-            before = memo.res
-            mine = before is None or before[4 * me:4 * me + 4] != res[4 * me:4 * me + 4]
-            for at, v, table in zip(self._res_at[me], res, self._res_tables, strict=False):
-                view[at] = table[v]
+        before = memo.res
+        if before != res:
+            at = self._res_at[me]
+            tables = self._res_tables
+            for i in _changed(res, before):
+                view[at[i]] = tables[i][res[i]]
+                if i >> 2 == me:  # my resources (4 per seat)
+                    mine = True
             memo.res = res[:]
         market_res = state.market_res
-        if memo.market_res != market_res:
-            for (at, table, price_at, price_table), v, prices in zip(
-                    self._market_res, market_res, self.encoder._prices(state), strict=False):
+        before = memo.market_res
+        if before != market_res:
+            prices = self.encoder._prices(state)
+            for i in _changed(market_res, before):
+                at, table, price_at, price_table = self._market_res[i]
+                v = market_res[i]
                 view[at] = table[v]
-                view[price_at] = price_table[prices[v]]
+                view[price_at] = price_table[prices[i][v]]
             memo.market_res = market_res[:]
-        if memo.supply != state.supply:
-            for (at, table), v in zip(self._supply, state.supply, strict=False):
-                view[at] = table[v]
-            memo.supply = state.supply[:]
+        supply = state.supply
+        before = memo.supply
+        if before != supply:
+            for i in _changed(supply, before):
+                at, table = self._supply[i]
+                view[at] = table[supply[i]]
+            memo.supply = supply[:]
         if memo.round != state.round:
             at, cap, denominator = self._round
             v = state.round
@@ -327,11 +364,14 @@ class IncrementalEncoder:
         return mine
 
     # ------------------------------------------------------------------ one-hot flags
-    def ones(self, state: GameState, me: int) -> frozenset[int]:
+    def ones(self, state: GameState, me: int, to_act: int | None = -1) -> frozenset[int]:
         """Positions of the one-hot flags that are 1, kept per combination of what sets them
-        (the same set object for the same combination)."""
+        (the same set object for the same combination). ``to_act``: the state's player to act
+        (-1: look it up)."""
         auc_plant = state.auc_plant
-        key = (me, state.step, state.phase, state.current_player, state.discard_seat == me,
+        if to_act == -1:
+            to_act = state.current_player
+        key = (me, state.step, state.phase, to_act, state.discard_seat == me,
                not state.cities[me], state.order, state.auc_done,
                state.auc_in if auc_plant else -1, state.auc_leader if auc_plant else -1,
                STEP3 in state.deck)

@@ -128,6 +128,13 @@ class GameState:
         """
         if self._shared is not None:
             self.release()
+        c = self.borrowed()
+        self._shared = weakref.ref(c)
+        return c
+
+    def borrowed(self) -> GameState:
+        """A copy holding this state's lists, marked as borrowing them (see :meth:`share`); the
+        caller sees to it that this state copies its lists before it next changes."""
         c = object.__new__(GameState)
         c.scn = self.scn
         c.rng = self.rng
@@ -166,7 +173,6 @@ class GameState:
         c.decisions = self.decisions
         c._log = self._log
         c._shared = BORROWED
-        self._shared = weakref.ref(c)
         return c
 
     def release(self) -> None:
@@ -180,10 +186,9 @@ class GameState:
             if reader is None:
                 return
             if type(reader) is not GameState:
-                # a view still unread: it takes its masked copy now, sharing this state's lists
-                # (as a read view's copy does), and this state copies them below
+                # a view still unread: it keeps a copy holding this state's lists (masked when
+                # first read), and this state copies them below
                 reader.detach()
-                self._shared = None
         # this state's lists are (or may be) read elsewhere: take private copies
         self.money = self.money[:]
         self.plants = self.plants[:]

@@ -8,7 +8,7 @@ from typing import Any
 
 from .catalog import STEP3, UNKNOWN, catalog
 from .scenario import public_scenario, sampled_scenario
-from .state import GameState
+from .state import BORROWED, GameState
 
 _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
 
@@ -64,7 +64,8 @@ class GameView:
     A view costs almost nothing to take: until something is read from it, it only points at
     the game (``legal_actions()`` is answered from there). The first read builds the masked
     state, which shares the game's lists until the game changes; if the game changes while
-    the view is still alive and unread, the view first takes its own masked copy. Either way
+    the view is still alive and unread, the view first keeps a copy holding the game's lists,
+    masked when first read. Either way
     a view shows the game as it was when taken, and nothing it hands out leads to what it
     hides. Its lists are read-only: change a copy, never them.
     """
@@ -93,17 +94,21 @@ class GameView:
             game = self._game
             assert game is not None
             self._game = None
-            game._shared = None  # this view stops reading the game itself
-            masked = self._state = _mask(game, game.share())
+            if game._shared is BORROWED:  # the copy kept by detach(): nobody else reads it
+                masked = _mask(game, game)
+            else:
+                game._shared = None  # this view stops reading the game itself
+                masked = _mask(game, game.share())
+            self._state = masked
         return masked
 
     def detach(self) -> None:
-        """The game is about to change: keep the game as it is now, in a masked copy that shares
-        its lists (the game, about to change, copies them: GameState.release)."""
+        """The game is about to change: keep the game as it is now, in a copy holding its lists
+        (the game, about to change, copies them: GameState.release). The copy is masked when
+        the view is first read: a view nobody reads costs only the copy."""
         game = self._game
-        if game is not None:
-            self._game = None
-            self._state = _mask(game, game.share())
+        if game is not None and game._shared is not BORROWED:
+            self._game = game.borrowed()
 
     def __getattr__(self, name: str) -> Any:
         # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
