@@ -28,6 +28,7 @@ def open_seat(page, server_url: str, game: dict, seat: int = 0) -> None:  # type
     link = next(s["link"] for s in game["seats"] if s["seat"] == seat)
     page.goto(server_url + link)
     page.wait_for_selector("#board .city-name")
+    page.wait_for_selector(".player", state="attached")  # its first view has come (the map may come first)
 
 
 @pytest.mark.parametrize("game_map", ["germany", "usa"])
