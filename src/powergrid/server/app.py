@@ -24,7 +24,7 @@ from .errors import ApiError
 from .game_ids import GameIdCheck
 from .limits import BodyLimit, RequestRate
 from .metrics import ServerTiming, process_stats
-from .play_routes import PlayRoutes
+from .play_routes import PlayRoutes, action_body, view_body
 from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
 from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction, PostUndo
@@ -222,21 +222,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes, openapi_extra=SEAT_TOKEN)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()]) -> Response:
         """A seat's view, with its legal actions when it is to act (needs the seat's token)."""
-        authorization = request.headers.get("authorization")
-        service = service_of(request)
-        live = await service.live(game_id_checked(game_id))
-        await service.authenticate(live, seat, bearer(authorization))
-        live = await service.fresh(game_id)
-        return JSONBytes(live.latest.body(game_id, seat))
+        return JSONBytes(await view_body(service_of(request), game_id_checked(game_id), seat,
+                                         request.headers.get("authorization")))
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], response_class=JSONBytes,
               openapi_extra=SEAT_TOKEN)
     async def post_action(game_id: str, body: PostAction, request: Request) -> Response:
         """Take an action for a seat (its token), at the version the client saw."""
-        authorization = request.headers.get("authorization")
-        frame = await service_of(request).act(game_id_checked(game_id), body.seat, bearer(authorization),
-                                              body.action, body.version)
-        return JSONBytes(frame.body(game_id, body.seat))
+        return JSONBytes(await action_body(service_of(request), game_id_checked(game_id), body,
+                                           request.headers.get("authorization")))
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], response_class=JSONBytes)
     async def post_undo(game_id: str, body: PostUndo, request: Request,

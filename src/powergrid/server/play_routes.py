@@ -22,7 +22,6 @@ from pydantic import ValidationError
 from starlette.responses import JSONResponse, Response
 
 from .errors import ApiError
-from .game_ids import game_id_in
 from .schemas import PostAction
 from .tokens import bearer, well_formed_game_id
 
@@ -72,17 +71,27 @@ class PlayRoutes:
         await _answer(scope, receive, send, self._act(scope, game_id, posted))
 
     async def _act(self, scope: Scope, game_id: str, posted: PostAction) -> Response:
-        service = scope["app"].state.service
-        frame = await service.act(game_id, posted.seat, bearer(_header(scope, b"authorization")),
-                                  posted.action, posted.version)
-        return Response(frame.body(game_id, posted.seat), media_type="application/json")
+        body = await action_body(scope["app"].state.service, game_id, posted,
+                                 _header(scope, b"authorization"))
+        return Response(body, media_type="application/json")
 
     async def _view(self, scope: Scope, game_id: str, seat: int) -> Response:
-        service = scope["app"].state.service
-        live = await service.live(game_id)
-        await service.authenticate(live, seat, bearer(_header(scope, b"authorization")))
-        live = await service.fresh(game_id)
-        return Response(live.latest.body(game_id, seat), media_type="application/json")
+        body = await view_body(scope["app"].state.service, game_id, seat, _header(scope, b"authorization"))
+        return Response(body, media_type="application/json")
+
+
+async def action_body(service: Any, game_id: str, posted: PostAction, authorization: str | None) -> bytes:
+    """Take the posted action; the answer: the seat's view of the new version (JSON bytes)."""
+    frame = await service.act(game_id, posted.seat, bearer(authorization), posted.action, posted.version)
+    return frame.body(game_id, posted.seat)  # type: ignore[no-any-return]
+
+
+async def view_body(service: Any, game_id: str, seat: int, authorization: str | None) -> bytes:
+    """The seat's view of the latest version (JSON bytes); the seat's token is checked first."""
+    live = await service.live(game_id)
+    await service.authenticate(live, seat, bearer(authorization))
+    live = await service.fresh(game_id)
+    return live.latest.body(game_id, seat)  # type: ignore[no-any-return]
 
 
 async def _answer(scope: Scope, receive: Any, send: Any, work: Any) -> None:
@@ -100,12 +109,11 @@ async def _answer(scope: Scope, receive: Any, send: Any, work: Any) -> None:
 
 
 def _game_id(path: str, last: str) -> str | None:
-    """The game id of ``/api/games/{id}/<last>`` (well formed: the id check outside has passed it)."""
+    """The game id of ``/api/games/{id}/<last>``, if it is one."""
     parts = path.split("/")
     if len(parts) != 5 or parts[0] or parts[1] != "api" or parts[2] != "games" or parts[4] != last:
         return None
-    game_id = game_id_in(path)
-    return game_id if game_id is not None and well_formed_game_id(game_id) else None
+    return parts[3] if well_formed_game_id(parts[3]) else None
 
 
 def _seat(scope: Scope) -> int | None:
