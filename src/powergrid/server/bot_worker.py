@@ -25,6 +25,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import db, snapshots
 from .append import next_frame, status_of
@@ -37,7 +38,7 @@ from .job_notices import JobNotices
 from .jobs import QUICK, SEARCH, Job, JobQueue
 from .pubsub import CHANNEL
 from .settings import Settings
-from .store import GameRow, Store
+from .store import GameRow, Move, Store
 
 log = logging.getLogger("powergrid.bots")
 
@@ -122,17 +123,20 @@ class BotWorker:
                 log.warning("worker %s: the server process is gone; stopping", self.name)
                 break
             try:
-                job = self.queue.claim(self.name, self.lanes)
+                claimed = self.queue.claim_some(self.name, self.lanes, self.settings.bot_batch)
             except Exception as exc:  # the database restarted: try again shortly
                 log.warning("worker %s: claiming failed (%s)", self.name, exc)
                 stop.wait(1.0)
                 continue
-            if job is None:
+            if not claimed:
                 self.bell.wait(self._idle_wait(poll), self.notices.fileno() if self.notices else None)
                 if self.notices is not None:
                     self.notices.drain()
                 continue
-            self.work(job)
+            if len(claimed) == 1:
+                self.work(claimed[0])
+            else:
+                self.play_turns(claimed)
 
     def _idle_wait(self, poll: float) -> float:
         """How long to sleep (unless rung): until the next paced job is due, at most ``poll``."""
@@ -160,6 +164,27 @@ class BotWorker:
             self.games.pop(job.game_id or "", None)
         finally:
             self.keeper.holding(None)
+
+    def play_turns(self, claimed: list[Job]) -> None:
+        """Several quick bot turns (of different games): decided one by one, appended in one commit."""
+        turns: list[Turn] = []
+        for job in claimed:
+            try:
+                turn = decide_turn(self, job)
+            except Exception:  # as in work(): the lease runs out and the turn is tried again
+                log.exception("worker %s: job %d (%s %s) failed", self.name, job.id, job.kind, job.key)
+                self.games.pop(job.game_id or "", None)
+                continue
+            if turn is not None:
+                turns.append(turn)
+        try:
+            record_turns(self, turns)
+        except Exception:
+            log.exception("worker %s: appending %d bot moves failed", self.name, len(turns))
+            for turn in turns:
+                self.games.pop(turn.job.game_id or "", None)
+            return
+        self.done += len(claimed)
 
     def resume_waiting_games(self) -> None:
         """Enqueue the bot turns of games that wait for a bot but have no job (older databases)."""
@@ -197,39 +222,74 @@ class BotWorker:
             self._redis.publish(CHANNEL, f"{game_id} {version}")
 
 
-def play_bot_turn(worker: BotWorker, job: Job) -> None:
-    """A ``bot_turn`` job: the bot's move at ``job.version``, appended as the next action."""
+@dataclass
+class Turn:
+    """A bot's move decided by a worker, not yet appended."""
+
+    job: Job
+    row: GameRow
+    frames: deque[Frame]
+    new: Frame
+    seat: int
+    action: str
+
+    def move(self) -> Move:
+        state = self.new.state
+        return Move(self.row.game_id, self.new.version, self.seat, self.action, status_of(state),
+                    state.round, state.current_player,
+                    next_job=turn_job(self.row, self.new.version, state.current_player),
+                    done_job=self.job.id)
+
+
+def decide_turn(worker: BotWorker, job: Job) -> Turn | None:
+    """The bot's move at ``job.version``, checked as a person's action is; None (and the job done)
+    if the game is gone or has moved on."""
     assert job.game_id is not None and job.version is not None
     found = worker.game(job.game_id)
     if found is None:
         worker.queue.done(job, {"skipped": "no such game"})
-        return
+        return None
     row, frames = found
     frame = frames[-1]
     seat = int(job.payload["seat"])
     if frame.version != job.version or frame.state.current_player != seat:
         # the game moved on meanwhile (another action, or an undo took the job's version)
         worker.queue.done(job, {"skipped": f"the game is at version {frame.version}"})
-        return
+        return None
     bot = row.seats[seat]
     assert bot.bot is not None and bot.bot_seed is not None
     action = bot_decision(bot.bot, derive_seed(bot.bot_seed, frame.version), frame.state, seat,
                           worker.settings.search_budget_max)
-    new = next_frame(frame, seat, str(action), job.version)  # the same checks as a person's action
-    state = new.state
-    ok = worker.store.append(job.game_id, new.version, seat, str(action), status=status_of(state),
-                             round_=state.round, to_act=state.current_player,
-                             next_job=turn_job(row, new.version, state.current_player), done_job=job.id)
-    if not ok:  # another worker played this turn (this one's lease had run out), or an undo took it
-        worker.queue.done(job, {"skipped": f"version {new.version} was taken meanwhile"})
-        worker.games.pop(job.game_id, None)
+    text = str(action)
+    new = next_frame(frame, seat, text, job.version)  # the same checks as a person's action
+    return Turn(job, row, frames, new, seat, text)
+
+
+def record_turns(worker: BotWorker, turns: list[Turn]) -> None:
+    """Append the moves in one transaction, each with the next bot's job and its own job done;
+    then keep the new frames, save the snapshots due and tell the web processes."""
+    if not turns:
         return
-    frames.append(new)
-    if snapshots.is_due(new.version, worker.settings.snapshot_every):
-        snapshots.save(worker.store, job.game_id, new)
-    if state.is_over:
-        worker.games.pop(job.game_id, None)
-    worker.announce(job.game_id, new.version)
+    made = worker.store.append_moves([turn.move() for turn in turns])
+    for turn, ok in zip(turns, made, strict=True):
+        game_id, new = turn.row.game_id, turn.new
+        if not ok:  # another worker played this turn (this one's lease had run out), or an undo took it
+            worker.queue.done(turn.job, {"skipped": f"version {new.version} was taken meanwhile"})
+            worker.games.pop(game_id, None)
+            continue
+        turn.frames.append(new)
+        if snapshots.is_due(new.version, worker.settings.snapshot_every):
+            snapshots.save(worker.store, game_id, new)
+        if new.state.is_over:
+            worker.games.pop(game_id, None)
+        worker.announce(game_id, new.version)
+
+
+def play_bot_turn(worker: BotWorker, job: Job) -> None:
+    """A ``bot_turn`` job: the bot's move at ``job.version``, appended as the next action."""
+    turn = decide_turn(worker, job)
+    if turn is not None:
+        record_turns(worker, [turn])
 
 
 #: job kind -> what a worker does with it. A handler must be idempotent (a job may run twice when a

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from . import db, jobs
@@ -23,11 +24,31 @@ _UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))
                 .values(version=bindparam("b_version"), status=bindparam("b_status"),
                         round=bindparam("b_round"), to_act=bindparam("b_to_act"),
                         updated_at=bindparam("b_updated_at")))
+#: for a batch of moves: a taken number skips that move instead of failing the transaction
+#: (RETURNING says whether it was written: psycopg's rowcount is -1 for it)
+_INSERT_ACTION_UNLESS_TAKEN = {
+    "postgresql": postgresql.insert(db.actions).on_conflict_do_nothing().returning(db.actions.c.seq),
+    "sqlite": sqlite.insert(db.actions).on_conflict_do_nothing().returning(db.actions.c.seq)}
 _INSERT_NOTICE = insert(db.notices)
 _ACTIONS_AFTER = (select(db.actions.c.seq, db.actions.c.seat, db.actions.c.action)
                   .where(db.actions.c.game_id == bindparam("b_game"), db.actions.c.seq > bindparam("b_seq"))
                   .order_by(db.actions.c.seq))
 _ACTIONS_BETWEEN = _ACTIONS_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
+
+
+@dataclass(frozen=True)
+class Move:
+    """One log entry to append with ``Store.append_moves`` (the arguments of ``Store.append``)."""
+
+    game_id: str
+    seq: int
+    seat: int
+    action: str
+    status: str
+    round: int
+    to_act: int | None
+    next_job: JobSpec | None = None
+    done_job: int | None = None
 
 
 @dataclass
@@ -237,6 +258,39 @@ class Store:
             self.ring(JOBS)
         self.ring(NOTICES)
         return True
+
+    def append_moves(self, moves: list[Move]) -> list[bool]:
+        """Commit several log entries of different games in one transaction (a bot worker's batch
+        of turns: one commit, so one disk flush, for all); for each, False if its number was taken
+        (then, as with ``append``, nothing of that entry is written: its job is not marked done)."""
+        insert_action = _INSERT_ACTION_UNLESS_TAKEN[self.engine.dialect.name]
+        made: list[bool] = []
+        try:
+            with self.engine.begin() as conn:
+                now, at = datetime.now(UTC), time.time()
+                for move in moves:
+                    taken = conn.execute(insert_action, {"game_id": move.game_id, "seq": move.seq,
+                                                         "seat": move.seat, "action": move.action,
+                                                         "created_at": now}).first() is None
+                    made.append(not taken)
+                    if taken:
+                        continue
+                    conn.execute(_UPDATE_GAME, {"b_id": move.game_id, "b_version": move.seq,
+                                                "b_status": move.status, "b_round": move.round,
+                                                "b_to_act": move.to_act, "b_updated_at": at})
+                    if move.next_job is not None:
+                        jobs.enqueue(conn, move.next_job)
+                    if move.done_job is not None:
+                        jobs.mark_done(conn, move.done_job)
+                    self._notify(conn, f"{move.game_id} {move.seq}")
+        except IntegrityError:  # not a taken number (a game deleted meanwhile): one at a time
+            return [self.append(m.game_id, m.seq, m.seat, m.action, status=m.status, round_=m.round,
+                                to_act=m.to_act, next_job=m.next_job, done_job=m.done_job) for m in moves]
+        if any(ok and m.next_job is not None for ok, m in zip(made, moves, strict=True)):
+            self.ring(JOBS)
+        if any(made):
+            self.ring(NOTICES)
+        return made
 
     def actions_after(self, game_id: str, seq: int, upto: int | None = None) -> list[tuple[int, int, str]]:
         """The log entries (seq, seat, action or ``undo``) after ``seq``, up to ``upto`` if given."""
