@@ -118,3 +118,23 @@ def test_zero_cities_pays_ten_and_twenty_or_more_pay_150() -> None:
     act(s, "power nothing")
     assert s.money[1] == 60
     assert pg.catalog().pay(20) == pg.catalog().pay(22) == 150
+
+
+def test_powerable_is_the_best_option_capped_by_cities_whatever_the_memo_holds() -> None:
+    # best_powered keeps each holding's best in a memo shared by states of the scenario: states
+    # with the same plants and resources but different cities must each get their own cap
+    import random
+
+    from powergrid.rules import bureaucracy
+
+    rng = random.Random(3)
+    state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=11))
+    checked = 0
+    while not state.is_over and checked < 4000:
+        for seat in range(state.players):
+            expected = max(min(cities, len(state.cities[seat])) for _, _, cities in
+                           bureaucracy.options(state, seat))
+            assert state.powerable(seat) == expected
+            checked += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 4000

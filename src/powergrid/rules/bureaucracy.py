@@ -75,8 +75,15 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 
 def best_powered(s: GameState, seat: int) -> int:
-    owned = len(s.cities[seat])
-    return max(min(cities, owned) for _, _, cities in options(s, seat))
+    """Most cities the seat can power now: its best way to run its plants, capped by its cities."""
+    memo = s.scn.power_best_memo
+    key = (s.plants[seat], s.resources_of(seat))
+    best = memo.get(key)
+    if best is None:
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        best = memo[key] = max(cities for _, _, cities in options(s, seat))
+    return min(best, len(s.cities[seat]))
 
 
 def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:

@@ -39,6 +39,10 @@ class Scenario:
     #: (bureaucracy.options); shared by the public and sampled copies, which have the same plants
     power_memo: dict[tuple[tuple[int, ...], tuple[int, int, int, int]], Any] = field(
         default_factory=dict, repr=False)
+    #: the most cities each holding of plants powers with each stock of resources (best_powered:
+    #: every state payload the server sends and every search rollout's end ask for it)
+    power_best_memo: dict[tuple[tuple[int, ...], tuple[int, int, int, int]], int] = field(
+        default_factory=dict, repr=False)
     #: what each holding of plants can store, once worked out (storage.capacities)
     storage_memo: dict[tuple[int, ...], tuple[int, int, int, int, int]] = field(
         default_factory=dict, repr=False)
@@ -51,6 +55,7 @@ class Scenario:
         # the memos are this process's caches: a pickled scenario starts with empty ones
         saved = dict(self.__dict__)
         saved["power_memo"] = {}
+        saved["power_best_memo"] = {}
         saved["storage_memo"] = {}
         return saved
 
