@@ -23,6 +23,7 @@ import secrets
 import select
 import socket
 import tempfile
+import time
 from pathlib import Path
 
 log = logging.getLogger("powergrid.server")
@@ -42,12 +43,17 @@ def bells_directory(database_url: str) -> Path:
 class Bells:
     """Rings the bells of one database's processes."""
 
+    #: seconds a listing of a kind's bells is reused: listing the directory at every append cost
+    #: more than the datagrams (a bell made meanwhile waits at most this, or its own poll, to be rung)
+    LISTING_S = 0.5
+
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sender.setblocking(False)
         #: this process's own bells: it knows what it committed, so they are not rung
         self.own: set[str] = set()
+        self._listed: dict[str, tuple[float, list[str]]] = {}
 
     @classmethod
     def for_database(cls, database_url: str) -> Bells:
@@ -55,26 +61,31 @@ class Bells:
 
     def ring(self, kind: str) -> None:
         """Wake every process waiting on a bell of this kind (best effort, never raises)."""
-        try:
-            entries = list(os.scandir(self.directory / kind))
-        except OSError:
-            return
-        for entry in entries:
-            if entry.path in self.own:
-                continue
+        now = time.monotonic()
+        listed = self._listed.get(kind)
+        if listed is None or now - listed[0] > self.LISTING_S:
             try:
-                self._sender.sendto(b"!", entry.path)
+                paths = [entry.path for entry in os.scandir(self.directory / kind)
+                         if entry.path not in self.own]
+            except OSError:
+                return
+            self._listed[kind] = listed = (now, paths)
+        for path in listed[1]:
+            try:
+                self._sender.sendto(b"!", path)
             except BlockingIOError:
                 pass  # its queue is full: it has been rung already
             except OSError as exc:
                 if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
+                    self._listed.pop(kind, None)  # list again next time
                     with contextlib.suppress(OSError):  # its process is gone
-                        os.unlink(entry.path)
+                        os.unlink(path)
 
     def bell(self, kind: str) -> Bell:
         """A bell of this process, rung by the others."""
         bell = Bell(self.directory / kind)
         self.own.add(str(bell.path))
+        self._listed.pop(kind, None)
         return bell
 
     def close(self) -> None:
