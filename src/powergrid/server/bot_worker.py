@@ -36,7 +36,7 @@ from .doorbell import JOBS, Bells
 from .frames import FRAMES_KEPT, Frame
 from .job_notices import JobNotices
 from .jobs import QUICK, SEARCH, Job, JobQueue
-from .pubsub import CHANNEL
+from .pubsub import CHANNEL, message
 from .settings import Settings
 from .store import GameRow, Move, Store
 
@@ -216,10 +216,10 @@ class BotWorker:
                 frames.append(snapshots.follow(self.store, found[0], frames, seat, text))
         return found
 
-    def announce(self, game_id: str, version: int) -> None:
+    def announce(self, game_id: str, version: int, seat: int, action: str) -> None:
         """Tell the web processes (PostgreSQL NOTIFY and SQLite notices are sent by the append)."""
         if self._redis is not None:
-            self._redis.publish(CHANNEL, f"{game_id} {version}")
+            self._redis.publish(CHANNEL, message(game_id, version, (seat, action)))
 
 
 @dataclass
@@ -282,7 +282,7 @@ def record_turns(worker: BotWorker, turns: list[Turn]) -> None:
             snapshots.save(worker.store, game_id, new)
         if new.state.is_over:
             worker.games.pop(game_id, None)
-        worker.announce(game_id, new.version)
+        worker.announce(game_id, new.version, turn.seat, turn.action)
 
 
 def play_bot_turn(worker: BotWorker, job: Job) -> None:

@@ -1,5 +1,8 @@
 """Fan-out of "game G reached version V" between server processes (and from bot workers).
 
+A message about an appended action also carries the entry itself (seat and action text), so a
+process that holds the game at the version before applies it without reading the log back.
+
 One interface, four transports: in memory (one process, no bot workers), PostgreSQL
 LISTEN/NOTIFY (the NOTIFY is sent by the append transaction itself, see Store.append), the
 ``notices`` table on SQLite (written by the append transaction, read when the appending process
@@ -22,8 +25,11 @@ log = logging.getLogger("powergrid.server")
 #: the channel (PostgreSQL NOTIFY, Redis pub/sub) of the change messages
 CHANNEL = "powergrid_games"
 
-#: called (on the event loop) with a game id and the version it reached
-Listener = Callable[[str, int], None]
+#: a log entry carried by a message: (seat, action text or ``undo``)
+Entry = tuple[int, str]
+#: called (on the event loop) with a game id, the version it reached and, where the message carries
+#: it, the entry that made that version
+Listener = Callable[[str, int, Entry | None], None]
 
 
 class Hub:
@@ -38,16 +44,16 @@ class Hub:
     async def start(self, listener: Listener) -> None:
         self.listener = listener
 
-    async def publish(self, game_id: str, version: int) -> None:
+    async def publish(self, game_id: str, version: int, entry: Entry | None = None) -> None:
         """Announce an action committed by this process."""
-        self._deliver(game_id, version)
+        self._deliver(game_id, version, entry)
 
     async def stop(self) -> None:
         self.listener = None
 
-    def _deliver(self, game_id: str, version: int) -> None:
+    def _deliver(self, game_id: str, version: int, entry: Entry | None = None) -> None:
         if self.listener is not None:
-            self.listener(game_id, version)
+            self.listener(game_id, version, entry)
 
 
 class MemoryHub(Hub):
@@ -58,15 +64,22 @@ class MemoryHub(Hub):
 SEATS_CHANGED = -1
 
 
-def message(game_id: str, version: int) -> str:
-    return f"{game_id} {'seats' if version == SEATS_CHANGED else version}"
+def message(game_id: str, version: int, entry: Entry | None = None) -> str:
+    """``<game> <version>``, ``<game> <version> <seat> <action>`` or ``<game> seats``."""
+    if version == SEATS_CHANGED:
+        return f"{game_id} seats"
+    return f"{game_id} {version}" if entry is None else f"{game_id} {version} {entry[0]} {entry[1]}"
 
 
-def _parse(payload: str) -> tuple[str, int] | None:
-    game_id, _, version = payload.partition(" ")
+def _parse(payload: str) -> tuple[str, int, Entry | None] | None:
+    game_id, _, rest = payload.partition(" ")
+    version, _, rest = rest.partition(" ")
     if version == "seats":
-        return game_id, SEATS_CHANGED
-    return (game_id, int(version)) if version.isdigit() else None
+        return game_id, SEATS_CHANGED, None
+    if not version.isdigit():
+        return None
+    seat, _, text = rest.partition(" ")
+    return game_id, int(version), (int(seat), text) if seat.isdigit() and text else None
 
 
 class NoticeHub(Hub):
@@ -121,9 +134,9 @@ class NoticeHub(Hub):
                 log.warning("reading notices failed (%s); retrying", exc)
                 self._stop.wait(1.0)
 
-    def _deliver_all(self, messages: list[tuple[str, int]]) -> None:
-        for game_id, version in messages:
-            self._deliver(game_id, version)
+    def _deliver_all(self, messages: list[tuple[str, int, Entry | None]]) -> None:
+        for game_id, version, entry in messages:
+            self._deliver(game_id, version, entry)
 
     async def stop(self) -> None:
         self._stop.set()
@@ -156,8 +169,8 @@ class PostgresHub(Hub):
         self._thread.start()
         await asyncio.to_thread(self._ready.wait, 10)
 
-    async def publish(self, game_id: str, version: int) -> None:
-        self._deliver(game_id, version)  # here at once; the NOTIFY reaches the other processes
+    async def publish(self, game_id: str, version: int, entry: Entry | None = None) -> None:
+        self._deliver(game_id, version, entry)  # here at once; the NOTIFY reaches the other processes
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         import psycopg
@@ -206,9 +219,9 @@ class RedisHub(Hub):
         await self._pubsub.subscribe(self.channel)
         self._task = asyncio.create_task(self._listen())
 
-    async def publish(self, game_id: str, version: int) -> None:
-        self._deliver(game_id, version)
-        await self._client.publish(self.channel, message(game_id, version))
+    async def publish(self, game_id: str, version: int, entry: Entry | None = None) -> None:
+        self._deliver(game_id, version, entry)
+        await self._client.publish(self.channel, message(game_id, version, entry))
 
     async def _listen(self) -> None:
         while True:

@@ -25,16 +25,16 @@ from typing import Any
 
 import powergrid as pg
 
-from . import records, seats, snapshots
+from . import records, seats, snapshots, undo
 from .append import next_frame, status_of
 from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
 from .errors import ApiError
-from .frames import FRAMES_KEPT, Frame, first_frame
+from .frames import FRAMES_KEPT, Frame, advance, first_frame
 from .jobs import JobQueue
 from .lobby import lobby_entry
 from .metrics import LoopLag
-from .pubsub import SEATS_CHANGED, Hub
+from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
 from .store import GameRow, SeatRow, Store
@@ -236,7 +236,7 @@ class GameService:
         live.wake()
         if snapshots.is_due(new.version, self.settings.snapshot_every):
             self._spawn(asyncio.to_thread(snapshots.save, self.store, live.game_id, new))
-        await self.hub.publish(live.game_id, new.version)
+        await self.hub.publish(live.game_id, new.version, (new.last["seat"], new.last["action"]))
         if state.is_over:
             self._lobby = None
             if not live.watchers:
@@ -244,7 +244,7 @@ class GameService:
         return True
 
     # ------------------------------------------------------------------ fan-out
-    def on_notify(self, game_id: str, version: int) -> None:
+    def on_notify(self, game_id: str, version: int, entry: Entry | None = None) -> None:
         """A process (maybe this one, maybe a bot worker) appended action ``version`` to ``game_id``
         (or changed its seats). Only games watched here are brought up to date at once; the others
         catch up when next asked for, so a process does not replay every game's actions."""
@@ -255,17 +255,33 @@ class GameService:
         if version == SEATS_CHANGED:
             self._spawn(self._reload_seats(live))
         elif live.version < version and live.watchers:
-            self._spawn(self._refresh(live))
+            self._spawn(self._refresh(live, version, entry))
 
     async def _reload_seats(self, live: LiveGame) -> None:
         async with live.lock:
             live.row.seats = await asyncio.to_thread(self.store.seats, live.game_id)
 
-    async def _refresh(self, live: LiveGame) -> None:
+    async def _refresh(self, live: LiveGame, version: int, entry: Entry | None) -> None:
         async with live.lock:
-            await self.cache.catch_up(live)
+            if not (entry is not None and live.version == version - 1 and self._follow(live, entry)):
+                await self.cache.catch_up(live)
         if live.state.is_over and not live.watchers:
             self.cache.forget(live.game_id)
+
+    @staticmethod
+    def _follow(live: LiveGame, entry: Entry) -> bool:
+        """Apply the entry a message carried (the game's next); False to read the log instead (an
+        undo, which may need older frames, or an entry this process cannot apply)."""
+        seat, text = entry
+        if undo.is_undo(text):
+            return False
+        try:
+            live.push(advance(live.latest, seat, pg.parse_action(text)))
+        except pg.PowerGridError:
+            log.warning("game %s: the announced entry %r did not apply; reading the log", live.game_id, text)
+            return False
+        live.wake()
+        return True
 
     def watch(self, live: LiveGame) -> asyncio.Event:
         event = asyncio.Event()

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from . import db, jobs
 from .doorbell import JOBS, NOTICES, Bells
 from .jobs import JobSpec
+from .pubsub import message
 
 _INSERT_ACTION = insert(db.actions)
 _UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))
@@ -251,7 +252,7 @@ class Store:
                     jobs.enqueue(conn, next_job)
                 if done_job is not None:
                     jobs.mark_done(conn, done_job)
-                self._notify(conn, f"{game_id} {seq}")
+                self._notify(conn, message(game_id, seq, (seat, action)))
         except IntegrityError:
             return False
         if next_job is not None:
@@ -282,7 +283,7 @@ class Store:
                         jobs.enqueue(conn, move.next_job)
                     if move.done_job is not None:
                         jobs.mark_done(conn, move.done_job)
-                    self._notify(conn, f"{move.game_id} {move.seq}")
+                    self._notify(conn, message(move.game_id, move.seq, (move.seat, move.action)))
         except IntegrityError:  # not a taken number (a game deleted meanwhile): one at a time
             return [self.append(m.game_id, m.seq, m.seat, m.action, status=m.status, round_=m.round,
                                 to_act=m.to_act, next_job=m.next_job, done_job=m.done_job) for m in moves]
