@@ -394,6 +394,13 @@ def main() -> None:
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
+        # the client holds every seat's latest view (parsed JSON, many containers each): with
+        # CPython's default thresholds it spent a third of its time in the collector, on the
+        # cores the server needs (the server's processes are tuned alike, server/collector.py)
+        import gc
+
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
         result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1,
                                         args.act, args.think))
         print(json.dumps(result))

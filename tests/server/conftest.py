@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import threading
@@ -13,6 +14,9 @@ from typing import Any
 import pytest
 
 warnings.filterwarnings("ignore", message=".*httpx.*")
+# apps started inside the test process keep CPython's collector as it is: freezing (collector.py)
+# would keep every earlier test's objects for good; server processes the tests start use the default
+os.environ["POWERGRID_GC_THRESHOLD"] = "0"
 
 from fastapi.testclient import TestClient  # noqa: E402
 

@@ -34,6 +34,8 @@ class ServerProcess:
         environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_REQUESTS_PER_SECOND": "0",
                    **env}
         environ.pop("POWERGRID_REDIS_URL", None) if "POWERGRID_REDIS_URL" not in env else None
+        if "POWERGRID_GC_THRESHOLD" not in env:
+            environ.pop("POWERGRID_GC_THRESHOLD", None)  # the server as shipped (conftest.py sets 0 here)
         self.log = log
         self._out = open(log, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(self.port)],

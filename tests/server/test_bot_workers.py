@@ -29,6 +29,7 @@ pytestmark = pytest.mark.timeout(180)
 def bots_process(database_url: str, lanes: str, log: Path, **env: str) -> subprocess.Popen[bytes]:
     environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_POLL_MS": "10", **env}
     environ.pop("POWERGRID_REDIS_URL", None)
+    environ.pop("POWERGRID_GC_THRESHOLD", None)  # a real worker as shipped
     return subprocess.Popen([sys.executable, "-c", SERVE, "bots", "--lanes", lanes], env=environ,
                             stdout=log.open("ab"), stderr=subprocess.STDOUT)
 

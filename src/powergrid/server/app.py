@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import coach_routes, db, replays, undo, views
+from . import coach_routes, collector, db, replays, undo, views
 from .clients import creator_key
 from .doorbell import Bells
 from .errors import ApiError
@@ -84,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         app.state.service = service
         app.state.quotas = GameQuotas(engine, settings.limits)
+        collector.tune(settings.gc_threshold)
         try:
             yield
         finally:

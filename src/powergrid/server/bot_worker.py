@@ -27,7 +27,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import db, snapshots
+from . import collector, db, snapshots
 from .append import next_frame, status_of
 from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from .cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
@@ -325,6 +325,7 @@ def run_worker(settings: Settings, lanes: list[str], parent: int | None = None) 
     if SEARCH in lanes:
         os.nice(SEARCH_NICENESS)  # long searches yield the CPU to web requests and quick bots
     worker = BotWorker(settings, lanes)
+    collector.tune(settings.gc_threshold)
 
     def stopping(*_: object) -> None:
         stop.set()

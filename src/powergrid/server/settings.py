@@ -39,6 +39,9 @@ class Settings:
     max_body_bytes: int = field(default_factory=lambda: _env_int("POWERGRID_MAX_BODY_BYTES", 16 * 1024))
     #: memory for live games per process, in MB (games are dropped least recently used first)
     cache_mb: int = field(default_factory=lambda: _env_int("POWERGRID_CACHE_MB", 256))
+    #: net allocations between collections of the young generation in each server process (and
+    #: bot worker); 0 keeps CPython's default of 700 (collector.py)
+    gc_threshold: int = field(default_factory=lambda: _env_int("POWERGRID_GC_THRESHOLD", 50_000))
     #: whether a creator may choose a game's seed (such a game is shown as seeded to everyone)
     chosen_seeds: bool = field(
         default_factory=lambda: os.environ.get("POWERGRID_CHOSEN_SEEDS", "1") not in ("0", "false"))
