@@ -19,6 +19,7 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
   the socket, as the client saw it (the action's own time and the client's lag are in it);
 - client lag p99: how late the client's own event loop woke (it shares the two cores);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
+- web GC / max: the web processes' garbage collections in the run, their total and longest pause;
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
   action likewise for the bot-worker processes (search games' CPU included).
 
@@ -226,6 +227,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             "client_lag_p50": pct(client_lag, 0.5), "client_lag_p99": pct(client_lag, 0.99),
             "lag_p99": max((x["p99"] for x in lags), default=0.0),
             "lag_max": max((x["max"] for x in lags), default=0.0), "web_processes_sampled": len(stats),
+            "gc_ms": sum(x["gc"]["total_ms"] for x in stats.values()),
+            "gc_max_ms": max((x["gc"]["max_ms"] for x in stats.values()), default=0.0),
             "games_finished": totals["games_finished"], "refused": totals["refused"],
             "errors": totals["errors"]}
 
@@ -412,9 +415,10 @@ def main() -> None:
           f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "
               f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'client lag':>10} "
-              f"{'lag p99':>7} {'max':>6} {'actions':>7} {'search':>6} {'web CPU':>7} {'bots CPU':>8} "
+              f"{'lag p99':>7} {'max':>6} {'web GC':>6} {'max':>5} {'actions':>7} {'search':>6} "
+              f"{'web CPU':>7} {'bots CPU':>8} "
               f"{'err':>4}")
-    print(header + "\n" + " " * 29 + "(ms)" + " " * 66 + "actions (ms/action)")
+    print(header + "\n" + " " * 29 + "(ms)" + " " * 79 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as tmp:
         for backend in args.backends.split(","):
             for workers in (int(w) for w in args.workers.split(",")):
@@ -423,7 +427,7 @@ def main() -> None:
                     print(f"{backend:8} {workers:3d} {scenario:8} {act:6} {r['post_p50']:8.1f} "
                           f"{r['post_p99']:6.1f} {r['turn_p50']:8.1f} {r['turn_p99']:5.0f} "
                           f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['client_lag_p99']:10.0f} "
-                          f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} "
+                          f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} {r['gc_ms']:6.0f} {r['gc_max_ms']:5.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['errors'] + r['refused']:4d}", flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")

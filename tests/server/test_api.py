@@ -365,3 +365,16 @@ def test_every_route_is_described_in_the_openapi(client: TestClient) -> None:
     assert undescribed == []
     assert paths["/api/games/{game_id}/actions"]["post"]["description"].startswith("Take an action")
     assert paths["/api/games/{game_id}/view"]["get"]["description"].startswith("A seat's view")
+
+
+def test_server_stats_count_the_collectors_pauses_and_reset(client: TestClient) -> None:
+    import gc
+
+    client.get("/api/server/stats", params={"reset": True})
+    gc.collect()
+    gc.collect()
+    stats = client.get("/api/server/stats").json()
+    assert stats["gc"]["collections"] >= 2 and stats["gc"]["total_ms"] >= stats["gc"]["max_ms"] > 0
+    assert set(stats["loop_lag_ms"]) == {"p50", "p99", "max", "samples"}
+    client.get("/api/server/stats", params={"reset": True})
+    assert client.get("/api/server/stats").json()["gc"]["collections"] <= 1  # reset (one may run meanwhile)

@@ -161,11 +161,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/server/stats", tags=["server"])
     async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
-        """This web process: its pid, event-loop lag (ms), games in memory, CPU seconds used."""
+        """This web process: its pid, event-loop lag (ms), garbage collections and their pauses (ms),
+        games in memory, CPU seconds used."""
         service = service_of(request)
-        stats = process_stats(service.loop_lag, service.cache)
+        stats = process_stats(service.loop_lag, service.cache, service.collector_pauses)
         if reset:
             service.loop_lag.reset()
+            service.collector_pauses.reset()
         return stats
 
     @app.get("/api/maps/{name}", tags=["maps"])

@@ -1,4 +1,5 @@
-"""What an operator (and the load test) reads of a web process: request time, event-loop lag.
+"""What an operator (and the load test) reads of a web process: request time, event-loop lag,
+the garbage collector's pauses.
 
 ``ServerTiming`` adds ``Server-Timing: app;dur=<ms>`` to every HTTP answer: the time from the
 request's arrival in the app to the start of its answer, as the server saw it. ``LoopLag`` samples
@@ -8,6 +9,7 @@ how late the event loop wakes a sleeping task: anything CPU-heavy on the loop sh
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections import deque
@@ -64,6 +66,41 @@ class LoopLag:
         self.samples.clear()
 
 
-def process_stats(lag: LoopLag, cache: Any) -> dict[str, Any]:
-    return {"pid": os.getpid(), "loop_lag_ms": lag.summary(), "cached_games": len(cache),
-            "cache_mb": round(cache.size_bytes() / 1e6, 1), "cpu_s": round(time.process_time(), 3)}
+class CollectorPauses:
+    """The garbage collector's collections in this process and how long each held everything up
+    (the whole process waits: it holds the GIL); between ``start`` and ``stop``."""
+
+    def __init__(self) -> None:
+        self.collections = 0
+        self.total_s = 0.0
+        self.longest_s = 0.0
+        self._began = 0.0
+
+    def _note(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took = time.perf_counter() - self._began
+        self.collections += 1
+        self.total_s += took
+        self.longest_s = max(self.longest_s, took)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._note)
+
+    def stop(self) -> None:
+        if self._note in gc.callbacks:
+            gc.callbacks.remove(self._note)
+
+    def summary(self) -> dict[str, float]:
+        return {"collections": self.collections, "total_ms": round(self.total_s * 1000, 1),
+                "max_ms": round(self.longest_s * 1000, 1)}
+
+    def reset(self) -> None:
+        self.collections, self.total_s, self.longest_s = 0, 0.0, 0.0
+
+
+def process_stats(lag: LoopLag, cache: Any, pauses: CollectorPauses) -> dict[str, Any]:
+    return {"pid": os.getpid(), "loop_lag_ms": lag.summary(), "gc": pauses.summary(),
+            "cached_games": len(cache), "cache_mb": round(cache.size_bytes() / 1e6, 1),
+            "cpu_s": round(time.process_time(), 3)}

@@ -33,7 +33,7 @@ from .errors import ApiError
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
 from .jobs import JobQueue
 from .lobby import lobby_entry
-from .metrics import LoopLag
+from .metrics import CollectorPauses, LoopLag
 from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
@@ -58,6 +58,7 @@ class GameService:
         self._lobby: tuple[float, bytes] | None = None
         self._lobby_lock = asyncio.Lock()
         self.loop_lag = LoopLag()
+        self.collector_pauses = CollectorPauses()
         self.closing = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -67,9 +68,11 @@ class GameService:
         self._spawn(self._expire_regularly())
         self._spawn(self._trim_regularly())
         self._spawn(self.loop_lag.run())
+        self.collector_pauses.start()
 
     async def stop(self) -> None:
         self.closing = True
+        self.collector_pauses.stop()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
