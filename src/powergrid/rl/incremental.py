@@ -202,7 +202,19 @@ class IncrementalEncoder:
         if mine:
             at, _, denominator = self._powerable
             memo.view[at] = self.encoder._powerable(state, memo.seat) / denominator
-        ones = self.ones(state, memo.seat, to_act)
+        # The one-hot flags that are 1, kept per combination of what sets them (the same set
+        # object for the same combination).
+        plant = state.auc_plant
+        if to_act == -1:
+            to_act = state.current_player
+        key = (me, state.step, state.phase, to_act, state.discard_seat == me, not state.cities[me],
+               state.order, state.auc_done, state.auc_in if plant else -1,
+               state.auc_leader if plant else -1, STEP3 in state.deck)
+        ones = self._ones.get(key)
+        if ones is None:
+            if len(self._ones) > 50_000:
+                self._ones.clear()
+            ones = self._ones[key] = frozenset(self.encoder.one_positions(state, me))
         before = memo.ones
         if ones is not before:
             view = memo.view
@@ -220,7 +232,6 @@ class IncrementalEncoder:
                 for at in moves[1]:
                     view[at] = 1.0
             memo.ones = ones
-        plant = state.auc_plant
         if plant != memo.auction_plant:
             memo.array[self._plant_at] = _PLANT_ARRAYS[plant] if plant else _NO_PLANT
             memo.auction_plant = plant
@@ -356,25 +367,3 @@ class IncrementalEncoder:
             view[at] = (deck if deck < cap else cap) / denominator
             memo.deck = deck
         return mine
-
-    # ------------------------------------------------------------------ one-hot flags
-    def ones(self, state: GameState, me: int, to_act: int | None = -1) -> frozenset[int]:
-        """Positions of the one-hot flags that are 1, kept per combination of what sets them
-        (the same set object for the same combination). ``to_act``: the state's player to act
-        (-1: look it up)."""
-        auc_plant = state.auc_plant
-        if to_act == -1:
-            to_act = state.current_player
-        key = (me, state.step, state.phase, to_act, state.discard_seat == me,
-               not state.cities[me], state.order, state.auc_done,
-               state.auc_in if auc_plant else -1, state.auc_leader if auc_plant else -1,
-               STEP3 in state.deck)
-        found = self._ones.get(key)
-        if found is None:
-            if len(self._ones) > 50_000:
-                self._ones.clear()
-            found = self._ones[key] = self._find_ones(state, me)
-        return found
-
-    def _find_ones(self, state: GameState, me: int) -> frozenset[int]:
-        return frozenset(self.encoder.one_positions(state, me))
