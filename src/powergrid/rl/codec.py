@@ -147,7 +147,8 @@ class EncodedLegal:
         if self._power is not None:
             plants, burn = self._power[index]
             return Action("power", 0, 0, "", -1, plants, burn)
-        return self._codec.implicit_action(index, self._market, self._bid)
+        # done, buy and build are fixed actions: what is left is an open or a bid
+        return self._codec.auction_action(index, self._market, self._bid)
 
     @property
     def indices(self) -> list[int]:
