@@ -240,3 +240,32 @@ def test_an_unread_view_left_behind_answers_and_pickles_masked() -> None:
         assert v.public_state.rng == 0 and v.public_state.config.seed is None
         assert v.public_state.removed == (UNKNOWN,) * len(s.removed)
         assert v.public_state.deck != then.deck  # the hidden part is masked
+
+
+_LISTS = ("money", "plants", "res", "cities", "reach", "houses", "market_res", "supply", "market", "deck",
+          "powered")
+
+
+def test_a_view_held_unread_over_steps_reads_what_it_read_before_them_masked() -> None:
+    """When the game moves on, GameState.release hands an unread view the game's lists as they
+    were and the game goes on with copies: read one or more steps later, the view answers and
+    reads exactly its moment, masked, and holds none of the game's lists."""
+    s = _midgame(seed=11, decisions=45)
+    rng = random.Random(11)
+    for i in range(40):
+        seat = s.current_player
+        assert seat is not None
+        then = pg.GameState.from_dict(s.to_dict())
+        legal = s.legal_actions()
+        v = s.view(seat)
+        for _ in range(1 + i % 3):
+            if not s.is_over:
+                s.apply(rng.choice(s.legal_actions()))
+        assert v.legal_actions() == legal  # unread: answered from the moment it keeps
+        assert v.to_dict(include_log=False) == then.view(seat).to_dict(include_log=False)
+        seen = v.public_state
+        assert seen.rng == 0 and seen.config.seed is None
+        assert seen.removed == (UNKNOWN,) * len(s.removed)
+        assert all(getattr(seen, name) is not getattr(s, name) for name in _LISTS)
+        if s.is_over:
+            break

@@ -198,7 +198,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         if acting:
             legal = self._legal
-            mask = (legal if legal is not None else self.encoded_legal()).mask
+            if legal is None:  # encoded_legal(), for the agent to act
+                legal = self._legal = self.codec.legal_to_act(game, seat)
+            mask = legal.mask
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,

@@ -147,7 +147,8 @@ class EncodedLegal:
         if self._power is not None:
             plants, burn = self._power[index]
             return Action("power", 0, 0, "", -1, plants, burn)
-        return self._codec.implicit_action(index, self._market, self._bid)
+        # done, buy and build are fixed actions: what is left is an open or a bid
+        return self._codec.auction_action(index, self._market, self._bid)
 
     @property
     def indices(self) -> list[int]:
@@ -409,13 +410,19 @@ class ActionCodec:
             reach = state.reach[seat]
             houses = state.houses
             base = self.BUILD
-            for city in state.scn.board.in_play:
-                here = houses[city]
-                n = len(here)
-                if n >= step or seat in here:
-                    continue
-                if SLOT_PRICES[n] + (reach[city] if reach is not None else 0) <= money:
-                    flags[base + city] = 1
+            prices = SLOT_PRICES
+            if reach is None:  # no network yet: a city costs its slot alone
+                for city in state.scn.board.in_play:
+                    here = houses[city]
+                    n = len(here)
+                    if n < step and prices[n] <= money and seat not in here:
+                        flags[base + city] = 1
+            else:
+                for city in state.scn.board.in_play:
+                    here = houses[city]
+                    n = len(here)
+                    if n < step and prices[n] + reach[city] <= money and seat not in here:
+                        flags[base + city] = 1
         return EncodedLegal(self, None, _NONE, [], 0, 0)
 
     def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
@@ -477,6 +484,7 @@ class ActionCodec:
         left_out = 0
         explicit: dict[int, Action] = {}
         ones = self._ones
+        cap = self.bid_cap
         if ranges.can_pass:
             flags[self.PASS] = 1
             explicit[self.PASS] = Action.pass_()
@@ -491,10 +499,12 @@ class ActionCodec:
                         count += 1
                 left_out += hi - lo + 1 - count
             else:
-                top = min(hi, self.bid_cap)
+                top = hi if hi < cap else cap
                 if lo <= top:
                     flags[base + lo:base + top + 1] = ones[:top + 1 - lo]
-                left_out += max(0, hi - max(lo - 1, top))
+                    left_out += hi - top
+                elif hi >= lo:
+                    left_out += hi - lo + 1
         if ranges.bids is not None:
             lo, hi = ranges.bids
             if self.compact:
@@ -505,10 +515,12 @@ class ActionCodec:
                         count += 1
                 left_out += hi - lo + 1 - count
             else:
-                top = min(hi, self.bid_cap)
+                top = hi if hi < cap else cap
                 if lo <= top:
                     flags[self.BID + lo:self.BID + top + 1] = ones[:top + 1 - lo]
-                left_out += max(0, hi - max(lo - 1, top))
+                    left_out += hi - top
+                elif hi >= lo:
+                    left_out += hi - lo + 1
         return EncodedLegal(self, None, explicit, market, state.auc_bid, left_out)
 
     def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:

@@ -19,7 +19,6 @@ precision, then stored as float32).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -34,12 +33,6 @@ _TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
 _NO_PLANT = np.zeros(len(PLANT_FEATURES), dtype=np.float32)
 _POSITIONS = range(1024)
 
-
-def _changed(now: list[int], before: list[int] | None) -> Iterator[int]:
-    """Positions where ``now`` differs from ``before`` (all of them when nothing is kept)."""
-    if before is None:
-        return iter(range(len(now)))
-    return compress(_POSITIONS, map(ne, now, before))
 
 #: (cap, denominator) -> the scaled value of 0, 1, 2...: ``min(v, cap) / denominator`` as the
 #: encoder computes it (in double precision; the float32 rounding happens on the write)
@@ -89,11 +82,12 @@ class SeatObservation:
         self.cities = [None] * n
         self.market: list[int] | None = None
         self.step = self.round = self.bid = self.deck = self.auction_plant = -1
-        self.money: list[int] | None = None
-        self.powered: list[int] | None = None
-        self.res: list[int] | None = None
-        self.market_res: list[int] | None = None
-        self.supply: list[int] | None = None
+        # Kept numbers start as -1 (no number is negative): every position differs at first.
+        self.money: list[int] = [-1] * n
+        self.powered: list[int] = [-1] * n
+        self.res: list[int] = [-1] * (4 * n)
+        self.market_res: list[int] = [-1] * 4
+        self.supply: list[int] = [-1] * 4
         self.ones: frozenset[int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -188,20 +182,39 @@ class IncrementalEncoder:
             self._start(state, memo)
         # One comparison per kind of part (lists compare in C, item by item, and an unchanged
         # hand or network is the very same tuple): the common case is "no change".
-        mine = False  # whether my powerable cities may have changed
+        me = memo.seat
+        mine = False  # whether my powerable cities may have changed (my plants, cities, resources)
         if memo.plants != state.plants:
-            mine = memo.plants[memo.seat] != state.plants[memo.seat]
+            mine = memo.plants[me] != state.plants[me]
             self._write_plants(state, memo)
         if memo.cities != state.cities:
-            mine = True
+            mine = mine or memo.cities[me] != state.cities[me]
             self._write_cities(state, memo)
         if memo.market != state.market or memo.step != state.step:
             self._write_market(state, memo)
-        mine = self._write_numbers(state, memo) or mine
+        try:
+            if self._write_numbers(state, memo):
+                mine = True
+        except IndexError:  # a number past its table (a very long game): longer tables, again
+            _grow_tables(max(*state.money, *state.powered, *state.res, *state.market_res, *state.supply) + 1)
+            if self._write_numbers(state, memo):
+                mine = True
         if mine:
             at, _, denominator = self._powerable
             memo.view[at] = self.encoder._powerable(state, memo.seat) / denominator
-        ones = self.ones(state, memo.seat, to_act)
+        # The one-hot flags that are 1, kept per combination of what sets them (the same set
+        # object for the same combination).
+        plant = state.auc_plant
+        if to_act == -1:
+            to_act = state.current_player
+        key = (me, state.step, state.phase, to_act, state.discard_seat == me, not state.cities[me],
+               state.order, state.auc_done, state.auc_in if plant else -1,
+               state.auc_leader if plant else -1, STEP3 in state.deck)
+        ones = self._ones.get(key)
+        if ones is None:
+            if len(self._ones) > 50_000:
+                self._ones.clear()
+            ones = self._ones[key] = frozenset(self.encoder.one_positions(state, me))
         before = memo.ones
         if ones is not before:
             view = memo.view
@@ -219,7 +232,6 @@ class IncrementalEncoder:
                 for at in moves[1]:
                     view[at] = 1.0
             memo.ones = ones
-        plant = state.auc_plant
         if plant != memo.auction_plant:
             memo.array[self._plant_at] = _PLANT_ARRAYS[plant] if plant else _NO_PLANT
             memo.auction_plant = plant
@@ -245,7 +257,7 @@ class IncrementalEncoder:
             part = e._memoised(("plants", held), lambda held=held: e._plants_part(held))
             o = self._plants_at[(s - me) % n]
             arr[o:o + size] = part
-        memo.plants = state.plants[:]
+        memo.plants = state.plants.copy()
 
     def _write_cities(self, state: GameState, memo: SeatObservation) -> None:
         """City counts, the houses of the cities that changed (a seat's house there, houses
@@ -274,32 +286,25 @@ class IncrementalEncoder:
         most = max(map(len, state.cities))
         at, cap, denominator = self._most
         view[at] = (most if most < cap else cap) / denominator
-        memo.cities = state.cities[:]
+        memo.cities = state.cities.copy()
 
     def _write_market(self, state: GameState, memo: SeatObservation) -> None:
         e = self.encoder
         key = tuple(state.market)
         part = e._memoised(("market", key, state.step), lambda: e._market_part(key, state.current_market()))
         memo.array[self._market_at:self._market_at + self._market_size] = part
-        memo.market, memo.step = state.market[:], state.step
+        memo.market, memo.step = state.market.copy(), state.step
 
     # ------------------------------------------------------------------ numbers that change often
     def _write_numbers(self, state: GameState, memo: SeatObservation) -> bool:
         """Money, powered cities, resources, the resource market and supply, the round, the
         bid and the deck size, each group written when it changed. True when my resources
-        changed (my powerable cities may have)."""
-        try:
-            return self._write_number_groups(state, memo)
-        except IndexError:  # a number past its table (a very long game): longer tables, again
-            _grow_tables(max(*state.money, *state.powered, *state.res, *state.market_res, *state.supply) + 1)
-            return self._write_number_groups(state, memo)
-
-    def _write_number_groups(self, state: GameState, memo: SeatObservation) -> bool:
-        # A group is remembered only once written whole, so an IndexError part-way leaves it to
-        # be written again. Between two observations of a seat only a few numbers of a group
-        # move (one player's money, one resource): the numbers that differ from the kept ones
-        # are found in C (compress over map(ne, ...)) and only those are written; a Python loop
-        # over every number of a group costs more than the writes it saves.
+        changed (my powerable cities may have). An IndexError (a number past its table) leaves
+        the group to be written again: a group is remembered only once written whole."""
+        # Between two observations of a seat only a few numbers of a group move (one player's
+        # money, one resource): the numbers that differ from the kept ones are found in C
+        # (compress over map(ne, ...)) and only those are written; a Python loop over every
+        # number of a group costs more than the writes it saves.
         view = memo.view
         me = memo.seat
         money = state.money
@@ -307,45 +312,45 @@ class IncrementalEncoder:
         if before != money:
             table = self._money_table
             at = self._money_at[me]
-            for i in _changed(money, before):
+            for i in compress(_POSITIONS, map(ne, money, before)):
                 view[at[i]] = table[money[i]]
-            memo.money = money[:]
+            memo.money = money.copy()
         powered = state.powered
         before = memo.powered
         if before != powered:
             table = self._powered_table
             at = self._powered_at[me]
-            for i in _changed(powered, before):
+            for i in compress(_POSITIONS, map(ne, powered, before)):
                 view[at[i]] = table[powered[i]]
-            memo.powered = powered[:]
+            memo.powered = powered.copy()
         mine = False
         res = state.res
         before = memo.res
         if before != res:
             at = self._res_at[me]
             tables = self._res_tables
-            for i in _changed(res, before):
+            for i in compress(_POSITIONS, map(ne, res, before)):
                 view[at[i]] = tables[i][res[i]]
                 if i >> 2 == me:  # my resources (4 per seat)
                     mine = True
-            memo.res = res[:]
+            memo.res = res.copy()
         market_res = state.market_res
         before = memo.market_res
         if before != market_res:
             prices = self.encoder._prices(state)
-            for i in _changed(market_res, before):
+            for i in compress(_POSITIONS, map(ne, market_res, before)):
                 at, table, price_at, price_table = self._market_res[i]
                 v = market_res[i]
                 view[at] = table[v]
                 view[price_at] = price_table[prices[i][v]]
-            memo.market_res = market_res[:]
+            memo.market_res = market_res.copy()
         supply = state.supply
         before = memo.supply
         if before != supply:
-            for i in _changed(supply, before):
+            for i in compress(_POSITIONS, map(ne, supply, before)):
                 at, table = self._supply[i]
                 view[at] = table[supply[i]]
-            memo.supply = supply[:]
+            memo.supply = supply.copy()
         if memo.round != state.round:
             at, cap, denominator = self._round
             v = state.round
@@ -362,25 +367,3 @@ class IncrementalEncoder:
             view[at] = (deck if deck < cap else cap) / denominator
             memo.deck = deck
         return mine
-
-    # ------------------------------------------------------------------ one-hot flags
-    def ones(self, state: GameState, me: int, to_act: int | None = -1) -> frozenset[int]:
-        """Positions of the one-hot flags that are 1, kept per combination of what sets them
-        (the same set object for the same combination). ``to_act``: the state's player to act
-        (-1: look it up)."""
-        auc_plant = state.auc_plant
-        if to_act == -1:
-            to_act = state.current_player
-        key = (me, state.step, state.phase, to_act, state.discard_seat == me,
-               not state.cities[me], state.order, state.auc_done,
-               state.auc_in if auc_plant else -1, state.auc_leader if auc_plant else -1,
-               STEP3 in state.deck)
-        found = self._ones.get(key)
-        if found is None:
-            if len(self._ones) > 50_000:
-                self._ones.clear()
-            found = self._ones[key] = self._find_ones(state, me)
-        return found
-
-    def _find_ones(self, state: GameState, me: int) -> frozenset[int]:
-        return frozenset(self.encoder.one_positions(state, me))

@@ -186,21 +186,22 @@ class GameState:
             if reader is None:
                 return
             if type(reader) is not GameState:
-                # a view still unread: it keeps a copy holding this state's lists (masked when
-                # first read), and this state copies them below
-                reader.detach()
-        # this state's lists are (or may be) read elsewhere: take private copies
-        self.money = self.money[:]
-        self.plants = self.plants[:]
-        self.res = self.res[:]
-        self.cities = self.cities[:]
-        self.reach = self.reach[:]
-        self.houses = self.houses[:]
-        self.market_res = self.market_res[:]
-        self.supply = self.supply[:]
-        self.market = self.market[:]
-        self.deck = self.deck[:]
-        self.powered = self.powered[:]
+                # a view still unread (its ``_game`` is this state): it keeps a copy holding
+                # this state's lists (masked when first read), and this state copies them below
+                reader._game = self.borrowed()
+        # this state's lists are (or may be) read elsewhere: take private copies (``copy()``
+        # costs less than ``[:]``, which makes a slice object)
+        self.money = self.money.copy()
+        self.plants = self.plants.copy()
+        self.res = self.res.copy()
+        self.cities = self.cities.copy()
+        self.reach = self.reach.copy()
+        self.houses = self.houses.copy()
+        self.market_res = self.market_res.copy()
+        self.supply = self.supply.copy()
+        self.market = self.market.copy()
+        self.deck = self.deck.copy()
+        self.powered = self.powered.copy()
 
     # The log is a chain of nested tuples as deep as the game is long, too deep for pickle's
     # recursion: it is pickled as a flat tuple of events and chained again when loaded.

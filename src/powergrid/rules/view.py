@@ -94,21 +94,13 @@ class GameView:
             game = self._game
             assert game is not None
             self._game = None
-            if game._shared is BORROWED:  # the copy kept by detach(): nobody else reads it
+            if game._shared is BORROWED:  # the copy kept by GameState.release: nobody else reads it
                 masked = _mask(game, game)
             else:
                 game._shared = None  # this view stops reading the game itself
                 masked = _mask(game, game.share())
             self._state = masked
         return masked
-
-    def detach(self) -> None:
-        """The game is about to change: keep the game as it is now, in a copy holding its lists
-        (the game, about to change, copies them: GameState.release). The copy is masked when
-        the view is first read: a view nobody reads costs only the copy."""
-        game = self._game
-        if game is not None and game._shared is not BORROWED:
-            self._game = game.borrowed()
 
     def __getattr__(self, name: str) -> Any:
         # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
