@@ -16,28 +16,42 @@ _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
 def _mask(state: GameState, masked: GameState) -> GameState:
     """``masked`` (a copy of ``state``) as every seat sees it: deck order, removed plants,
     generator and seed hidden."""
+    masked.scn, masked.deck, masked.removed = _masked_parts(state)
+    masked.rng = 0
+    return masked
+
+
+def _masked_parts(state: GameState) -> tuple[Any, list[int], tuple[int, ...]]:
+    """What a view shows of ``state`` in place of its scenario, deck and removed plants."""
     deck = state.deck
     bottom = state.known_bottom
     hidden_end = len(deck) - state.known_top
     if bottom < hidden_end:
-        shown = deck[:bottom]
-        shown += _unknowns(hidden_end - bottom)
-        shown += deck[hidden_end:]
-        # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on top of
-        # the plants put under the deck, unless the deck has run down into them.
-        if deck[bottom] == STEP3:
-            shown[bottom] = STEP3
-        elif STEP3 in deck:
-            shown[deck.index(STEP3)] = STEP3
-        masked.deck = shown
+        # the deck changes far more rarely than views are taken: the last shown deck is kept
+        # (one tuple, replaced whole: views taken in several threads never mix two)
+        last = _LAST_SHOWN[0]
+        if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
+            deck = last[3]
+        else:
+            shown = deck[:bottom]
+            shown += _unknowns(hidden_end - bottom)
+            shown += deck[hidden_end:]
+            # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
+            # top of the plants put under the deck, unless the deck has run down into them.
+            if deck[bottom] == STEP3:
+                shown[bottom] = STEP3
+            elif STEP3 in deck:
+                shown[deck.index(STEP3)] = STEP3
+            _LAST_SHOWN[0] = (deck[:], bottom, hidden_end, shown)
+            deck = shown
     removed = _UNKNOWNS.get(len(state.removed))
-    masked.removed = removed if removed is not None else _unknown(len(state.removed))
-    masked.rng = 0
     scn = state.scn
-    masked.scn = scn.__dict__.get("_public") or public_scenario(scn)
-    return masked
+    return (scn.__dict__.get("_public") or public_scenario(scn), deck,
+            removed if removed is not None else _unknown(len(state.removed)))
 
 
+#: (a deck, its known bottom, where its hidden part ends, the deck shown): the last one masked
+_LAST_SHOWN: list[Any] = [(None, -1, -1, None)]
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
 _UNKNOWN_LISTS: dict[int, list[int]] = {}
 
@@ -97,8 +111,9 @@ class GameView:
             if game._shared is BORROWED:  # the copy kept by detach(): nobody else reads it
                 masked = _mask(game, game)
             else:
-                game._shared = None  # this view stops reading the game itself
-                masked = _mask(game, game.share())
+                # the masked copy reads the game's lists in this view's place (as share())
+                scn, deck, removed = _masked_parts(game)
+                masked = game.shown(scn, deck, removed)
             self._state = masked
         return masked
 
