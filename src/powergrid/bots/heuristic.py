@@ -143,8 +143,12 @@ class Outlook:
         for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
             c = yields[p]
             room = ambition - covered
-            useful = c if room >= c else (room if room > 0 else 0)
-            value = scores[p] * ((useful + extra * (c - useful)) / c)
+            if room >= c:
+                # all of it useful: the share below is (c + extra * 0) / c, exactly 1.0
+                value = scores[p]
+            else:
+                useful = room if room > 0 else 0
+                value = scores[p] * ((useful + extra * (c - useful)) / c)
             if value > 0.0:
                 total += value
             covered += c
