@@ -685,17 +685,19 @@ class _Network:
     __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
                  "_spent", "_pending")
 
-    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: list[int],
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: tuple[int, ...],
                  connected: bool) -> None:
         #: per city in play (in play order): what the seat pays to build there now, _NEVER
-        #: where it cannot (read-only)
+        #: where it cannot (a tuple, as are the position's slot prices and the prices after
+        #: each choice: kept in caches, tuples of numbers cost the garbage collector one look,
+        #: lists one at every collection)
         self.prices = prices
         #: running totals of the greedy choices so far
         self.totals: list[int] = []
         self.exhausted = False
         self._rows = rows
         self._base = base
-        self._now = prices  # never changed in place: each step makes a new list
+        self._now = prices  # each step makes a new tuple
         self._connected = connected
         self._spent = 0
         self._pending = -1  # the last city chosen, whose connections are not yet counted
@@ -710,11 +712,12 @@ class _Network:
             # comprehension's conditional)
             if self._connected:
                 prices = [p if p < b else b for p, b in zip(self._now, map(add, base, row), strict=True)]
+                prices[i] = _NEVER
+                self._now = tuple(prices)
             else:
-                prices = list(map(add, base, row))
+                # (the chosen city is at _NEVER in the base already, its own distance 0)
+                self._now = tuple(map(add, base, row))
                 self._connected = True
-            prices[i] = _NEVER
-            self._now = prices
             self._pending = -1
         now = self._now
         best = min(now)
@@ -743,13 +746,15 @@ class _Network:
         delta = slot - old
         base = base[:]
         base[i] = slot
-        prices = self.prices[:]
-        prices[i] += delta
+        changed = list(self.prices)
+        changed[i] += delta
+        prices = tuple(changed)
         if self._now is self.prices:
             now = prices
         else:
-            now = self._now[:]
-            now[i] += delta
+            changed = list(self._now)
+            changed[i] += delta
+            now = tuple(changed)
         net = _Network(self._rows, base, prices, self._connected)
         net._now = now
         net.totals = self.totals[:]
@@ -765,7 +770,7 @@ class _Position:
 
     __slots__ = ("slots", "networks", "origin")
 
-    def __init__(self, slots: list[int], players: int,
+    def __init__(self, slots: tuple[int, ...], players: int,
                  origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
         self.slots = slots
         self.networks: list[_Network | None] = [None] * players
@@ -800,7 +805,7 @@ def _position(s: State) -> _Position:
 def _new_position(s: State) -> _Position:
     slot = _SLOT_BY_HOUSES[s.step]
     houses = s.houses
-    return _Position([slot[len(houses[c])] for c in _tables(s.scn.board).in_play], len(s.cities))
+    return _Position(tuple([slot[len(houses[c])] for c in _tables(s.scn.board).in_play]), len(s.cities))
 
 
 def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
@@ -826,8 +831,7 @@ def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
     city = mine[-1]
     i = _tables(key[0]).index[city]
     slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
-    slots = parent.slots[:]
-    slots[i] = slot
+    slots = parent.slots[:i] + (slot,) + parent.slots[i + 1:]
     return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
 
 
@@ -845,15 +849,15 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
             net = before if origin[2] in s.cities[seat] else before.after_house(origin[3], origin[4])
     if net is None:
         tables = _tables(s.scn.board)
-        base = position.slots[:]
+        base = list(position.slots)
         index = tables.index
         for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
         if reach is None:
-            prices = base[:]
+            prices = tuple(base)
         else:
-            prices = list(map(add, base, tables.pick(reach)))
+            prices = tuple(map(add, base, tables.pick(reach)))
         net = _Network(tables.rows, base, prices, reach is not None)
     position.networks[seat] = net
     return net
