@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import weakref
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from .catalog import STEP3, UNKNOWN, catalog
 from .scenario import public_scenario, sampled_scenario
@@ -125,14 +126,11 @@ class GameView:
         if game is not None and game._shared is not BORROWED:
             self._game = game.borrowed()
 
-    def __getattr__(self, name: str) -> Any:
-        # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
-        # while unpickling, ``_state`` is not yet set and the lookup would recurse.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name in _HIDDEN:
-            raise AttributeError(f"a view does not reveal {name!r}")
-        return getattr(self._seen(), name)
+    if TYPE_CHECKING:
+        # Every public name of GameState reads through (properties made below the class, not a
+        # __getattr__ hook: with one, CPython looks up every attribute of a view, its own
+        # slots included, through a slow generic path).
+        def __getattr__(self, name: str) -> Any: ...
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (GameView, (self._seen(), self.seat))
@@ -256,3 +254,31 @@ def determinize(view: GameView, rng: random.Random | int | None = None) -> GameS
 
 # ``state.view(seat)`` is make_view itself (one call less on every move of a bot game).
 setattr(GameState, "view", make_view)  # noqa: B010  (GameState.view documents it)
+
+
+def _reads(name: str) -> property:
+    get = attrgetter(name)
+
+    def read(view: GameView) -> Any:
+        masked = view._state
+        return get(masked if masked is not None else view._seen())
+
+    read.__name__ = name
+    read.__doc__ = f"The masked state's ``{name}``."
+    return property(read)
+
+
+def _refuses(name: str) -> property:
+    def refuse(view: GameView) -> Any:
+        raise AttributeError(f"a view does not reveal {name!r}")
+
+    refuse.__name__ = name
+    return property(refuse)
+
+
+# A view reads like a GameState: every public name of GameState that the view does not define
+# itself reads from the masked state, but the hidden ones, which raise AttributeError.
+for _name in sorted(set(dir(GameState)) | _HIDDEN):
+    if not _name.startswith("_") and _name not in GameView.__dict__:
+        setattr(GameView, _name, _refuses(_name) if _name in _HIDDEN else _reads(_name))
+del _name
