@@ -89,7 +89,8 @@ class Outlook:
         self.limit = scn.rules.max_plants
         owned = len(s.cities[seat])
         bonus = 4 if s.step == 1 else 6
-        self.ambition = min(scn.end_cities, owned + bonus)
+        ambition = owned + bonus
+        self.ambition = ambition if ambition < scn.end_cities else scn.end_cities
         self.unit = unit if unit is not None else unit_costs(s, seat)
         #: the market's resources and everyone's plants it was made for
         self.market_res = tuple(s.market_res) if market_res is None else market_res
@@ -547,7 +548,11 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     if _game_may_end(s):
         target = total
     else:
-        target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
+        target = owned + (2 if s.step == 1 else 3)
+        if target > scn.end_cities:
+            target = scn.end_cities
+        if target < 1:
+            target = 1
     chosen = _plants_to_run(s, seat, mine, target, total)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
@@ -865,8 +870,12 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
 
 def _first(totals: list[int], most: int) -> tuple[int, int]:
     """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
-    count = max(0, min(most, len(totals)))
-    return count, totals[count - 1] if count else 0
+    count = len(totals)
+    if most < count:
+        count = most
+    if count > 0:
+        return count, totals[count - 1]
+    return 0, 0
 
 
 def affordable_cities(s: State, seat: int, money: int, most: int,
@@ -892,8 +901,10 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     capacity = sum(map(s.scn.plant_cities.__getitem__, s.plants[seat]))
     if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
-        target = max(target, capacity + (1 if s.step == 1 else 0))
-    return min(target, end - 1), False
+        claim = capacity + (1 if s.step == 1 else 0)
+        if claim > target:
+            target = claim
+    return (target if target < end - 1 else end - 1), False
 
 
 def _near_end(s: State, end: int) -> bool:
