@@ -89,7 +89,8 @@ def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
     total = 0
     for r, n in enumerate(burn):
         if n:
-            available = min(n, s.market_res[r])
+            in_market = s.market_res[r]
+            available = n if n < in_market else in_market
             total += scn.buy_cost(r, s.market_res[r], available)
             total += (n - available) * scn.catalog.tracks[r].slot_prices[-1]
     return total
