@@ -576,7 +576,10 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
              held: tuple[int, ...], runs: int) -> list[int]:
     need, hybrid = _fuel_need(fuel, chosen, runs)
-    want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
+    n0, n1, n2, n3 = need
+    h0, h1, h2, h3 = held
+    want = [n0 - h0 if n0 > h0 else 0, n1 - h1 if n1 > h1 else 0,
+            n2 - h2 if n2 > h2 else 0, n3 - h3 if n3 > h3 else 0]
     if hybrid:
         spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
             held[1] - need[1] if held[1] > need[1] else 0)

@@ -116,7 +116,8 @@ def _cities_run(s: GameState, seat: int, plants: tuple[int, ...], burn: tuple[in
     Accepts exactly the choices :func:`options` lists, without listing them.
     """
     owned = s.plants[seat]
-    if len(burn) != 4 or min(burn) < 0 or list(plants) != sorted(set(plants)):
+    if (len(burn) != 4 or burn[0] < 0 or burn[1] < 0 or burn[2] < 0 or burn[3] < 0
+            or list(plants) != sorted(set(plants))):
         return None
     scn = s.scn
     need = [0, 0, 0, 0]
@@ -136,7 +137,7 @@ def _cities_run(s: GameState, seat: int, plants: tuple[int, ...], burn: tuple[in
         return None
     if burn[0] - need[0] + burn[1] - need[1] != hybrid:
         return None
-    if any(burn[r] > held[r] for r in range(4)):
+    if burn[0] > held[0] or burn[1] > held[1] or burn[2] > held[2] or burn[3] > held[3]:
         return None
     return cities
 

@@ -66,8 +66,10 @@ def keep_options(held: tuple[int, int, int, int], cap: Capacity) -> list[tuple[i
     docs/rules.md, Phase 2 ruling: where the hybrid mix is a choice, the player chooses.
     """
     coal, oil, garbage, uranium = held
-    garbage = min(garbage, cap[3])
-    uranium = min(uranium, cap[4])
+    if garbage > cap[3]:
+        garbage = cap[3]
+    if uranium > cap[4]:
+        uranium = cap[4]
     if fits((coal, oil, garbage, uranium), cap):
         return [(coal, oil, garbage, uranium)]
     pairs: list[tuple[int, int]] = []
