@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from . import rounds
+from . import state as _state  # (a module partly loaded while state.py imports this one: read at call time)
 from .actions import NO_FUEL, Action
 
 if TYPE_CHECKING:
@@ -98,8 +99,12 @@ def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
 
 def default_action(game: GameState | GameView, seat: int) -> Action:
     """docs/rules.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
-    from .view import GameView
-    s: GameState = game.public_state if isinstance(game, GameView) else game
+    s: GameState
+    if type(game) is _state.GameState:
+        s = game  # (the bots' case: no import on every call)
+    else:
+        from .view import GameView
+        s = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])
     every = options(s, seat)
     # Only the options paid for the most cities compete on the rest (the order is kept).
