@@ -87,13 +87,16 @@ def best_powered(s: GameState, seat: int) -> int:
 def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
     """What the burned resources would cost to buy back now; sold-out units at the top price."""
     scn = s.scn
+    market_res = s.market_res
     total = 0
     for r, n in enumerate(burn):
         if n:
-            in_market = s.market_res[r]
+            in_market = market_res[r]
             available = n if n < in_market else in_market
-            total += scn.buy_cost(r, s.market_res[r], available)
-            total += (n - available) * scn.catalog.tracks[r].slot_prices[-1]
+            # scn.buy_cost(r, in_market, available), and the top price (the prefix sums' last step)
+            prefix = scn.price_prefix[r]
+            start = scn.capacity[r] - in_market
+            total += prefix[start + available] - prefix[start] + (n - available) * (prefix[-1] - prefix[-2])
     return total
 
 
