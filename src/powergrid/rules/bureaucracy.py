@@ -171,7 +171,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     s.powered[seat] = paid_for
     s.note(("payout", seat, paid_for, pay))
     s.turn += 1
-    if s.turn == s.players:
+    if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_bureaucracy(s)
 
 

@@ -76,5 +76,5 @@ def apply(s: GameState, seat: int, action: Action) -> None:
 
 def _next(s: GameState) -> None:
     s.turn += 1
-    if s.turn == s.players:
+    if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_resources(s)
