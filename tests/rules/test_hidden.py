@@ -265,3 +265,11 @@ def test_views_of_games_taken_in_turn_each_show_their_own_deck() -> None:
             assert len(deck) == len(s.deck)
             assert all((deck[i] == UNKNOWN) == (i in hidden) for i in range(len(deck)))
             assert all(deck[i] == s.deck[i] for i in range(len(deck)) if i not in hidden)
+
+
+def test_seen_by_gives_the_masked_state_and_the_seat() -> None:
+    s = _midgame(seed=6, decisions=80)
+    v = s.view(3)
+    state, seat = v.seen_by()
+    assert seat == 3 and state is v.public_state
+    assert state.deck != s.deck and state.money == s.money

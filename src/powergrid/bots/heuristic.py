@@ -1087,7 +1087,8 @@ class HeuristicBot(Bot):
 
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
-        return decide(view.public_state, view.seat, None, self.style)
+        state, seat = view.seen_by()
+        return decide(state, seat, None, self.style)
 
 
 #: a bolder player: cities and spare capacity count for more, fuel for less, it bids past its
