@@ -8,6 +8,7 @@ import pytest
 
 import powergrid as pg
 from powergrid.rules.catalog import STEP3, UNKNOWN
+from powergrid.rules.state import GameState
 
 from .positions import ALL_PLANTS, plant_places, random_game
 
@@ -269,3 +270,35 @@ def test_a_view_held_unread_over_steps_reads_what_it_read_before_them_masked() -
         assert all(getattr(seen, name) is not getattr(s, name) for name in _LISTS)
         if s.is_over:
             break
+
+
+def test_a_read_view_shows_every_field_of_the_game_but_the_hidden_ones() -> None:
+    s = _midgame(seed=5, decisions=150)
+    shown = s.view(1).public_state
+    for name in GameState.__slots__:
+        if name in ("deck", "removed", "rng", "scn", "_shared", "__weakref__"):
+            continue
+        assert getattr(shown, name) == getattr(s, name), name
+    assert shown.rng == 0 and shown.scn.config.seed is None
+    assert set(shown.removed) == {UNKNOWN} and len(shown.removed) == len(s.removed)
+
+
+def test_views_of_games_taken_in_turn_each_show_their_own_deck() -> None:
+    # the last shown deck is kept for the next view: it must never stand in for another deck
+    games = [_midgame(seed=seed, decisions=decisions)
+             for seed, decisions in ((3, 100), (4, 100), (3, 140), (3, 100))]
+    for _ in range(2):
+        for s in games:
+            deck = s.view(0).public_state.deck
+            hidden = _hidden_slots(s)
+            assert len(deck) == len(s.deck)
+            assert all((deck[i] == UNKNOWN) == (i in hidden) for i in range(len(deck)))
+            assert all(deck[i] == s.deck[i] for i in range(len(deck)) if i not in hidden)
+
+
+def test_seen_by_gives_the_masked_state_and_the_seat() -> None:
+    s = _midgame(seed=6, decisions=80)
+    v = s.view(3)
+    state, seat = v.seen_by()
+    assert seat == 3 and state is v.public_state
+    assert state.deck != s.deck and state.money == s.money

@@ -89,7 +89,8 @@ class Outlook:
         self.limit = scn.rules.max_plants
         owned = len(s.cities[seat])
         bonus = 4 if s.step == 1 else 6
-        self.ambition = min(scn.end_cities, owned + bonus)
+        ambition = owned + bonus
+        self.ambition = ambition if ambition < scn.end_cities else scn.end_cities
         self.unit = unit if unit is not None else unit_costs(s, seat)
         #: the market's resources and everyone's plants it was made for
         self.market_res = tuple(s.market_res) if market_res is None else market_res
@@ -143,8 +144,12 @@ class Outlook:
         for p in sorted(plants, key=scores.__getitem__, reverse=True)[:self.limit]:
             c = yields[p]
             room = ambition - covered
-            useful = c if room >= c else (room if room > 0 else 0)
-            value = scores[p] * ((useful + extra * (c - useful)) / c)
+            if room >= c:
+                # all of it useful: the share below is (c + extra * 0) / c, exactly 1.0
+                value = scores[p]
+            else:
+                useful = room if room > 0 else 0
+                value = scores[p] * ((useful + extra * (c - useful)) / c)
             if value > 0.0:
                 total += value
             covered += c
@@ -522,8 +527,11 @@ def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[
 
 
 def _game_may_end(s: State) -> bool:
-    end: int = s.scn.end_cities
-    return max(map(len, s.cities)) + 3 >= end
+    near: int = s.scn.end_cities - 3
+    for c in s.cities:  # (a loop: max(map(len, ...)) costs more)
+        if len(c) >= near:
+            return True
+    return False
 
 
 def _buy(s: State, seat: int, style: Style) -> Action:
@@ -543,7 +551,11 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     if _game_may_end(s):
         target = total
     else:
-        target = max(1, min(scn.end_cities, owned + (2 if s.step == 1 else 3)))
+        target = owned + (2 if s.step == 1 else 3)
+        if target > scn.end_cities:
+            target = scn.end_cities
+        if target < 1:
+            target = 1
     chosen = _plants_to_run(s, seat, mine, target, total)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
@@ -564,7 +576,10 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
              held: tuple[int, ...], runs: int) -> list[int]:
     need, hybrid = _fuel_need(fuel, chosen, runs)
-    want = [n - h if n > h else 0 for n, h in zip(need, held, strict=True)]
+    n0, n1, n2, n3 = need
+    h0, h1, h2, h3 = held
+    want = [n0 - h0 if n0 > h0 else 0, n1 - h1 if n1 > h1 else 0,
+            n2 - h2 if n2 > h2 else 0, n3 - h3 if n3 > h3 else 0]
     if hybrid:
         spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
             held[1] - need[1] if held[1] > need[1] else 0)
@@ -681,17 +696,19 @@ class _Network:
     __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
                  "_spent", "_pending")
 
-    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: list[int],
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: tuple[int, ...],
                  connected: bool) -> None:
         #: per city in play (in play order): what the seat pays to build there now, _NEVER
-        #: where it cannot (read-only)
+        #: where it cannot (a tuple, as are the position's slot prices and the prices after
+        #: each choice: kept in caches, tuples of numbers cost the garbage collector one look,
+        #: lists one at every collection)
         self.prices = prices
         #: running totals of the greedy choices so far
         self.totals: list[int] = []
         self.exhausted = False
         self._rows = rows
         self._base = base
-        self._now = prices  # never changed in place: each step makes a new list
+        self._now = prices  # each step makes a new tuple
         self._connected = connected
         self._spent = 0
         self._pending = -1  # the last city chosen, whose connections are not yet counted
@@ -706,11 +723,12 @@ class _Network:
             # comprehension's conditional)
             if self._connected:
                 prices = [p if p < b else b for p, b in zip(self._now, map(add, base, row), strict=True)]
+                prices[i] = _NEVER
+                self._now = tuple(prices)
             else:
-                prices = list(map(add, base, row))
+                # (the chosen city is at _NEVER in the base already, its own distance 0)
+                self._now = tuple(map(add, base, row))
                 self._connected = True
-            prices[i] = _NEVER
-            self._now = prices
             self._pending = -1
         now = self._now
         best = min(now)
@@ -739,13 +757,15 @@ class _Network:
         delta = slot - old
         base = base[:]
         base[i] = slot
-        prices = self.prices[:]
-        prices[i] += delta
+        changed = list(self.prices)
+        changed[i] += delta
+        prices = tuple(changed)
         if self._now is self.prices:
             now = prices
         else:
-            now = self._now[:]
-            now[i] += delta
+            changed = list(self._now)
+            changed[i] += delta
+            now = tuple(changed)
         net = _Network(self._rows, base, prices, self._connected)
         net._now = now
         net.totals = self.totals[:]
@@ -761,7 +781,7 @@ class _Position:
 
     __slots__ = ("slots", "networks", "origin")
 
-    def __init__(self, slots: list[int], players: int,
+    def __init__(self, slots: tuple[int, ...], players: int,
                  origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
         self.slots = slots
         self.networks: list[_Network | None] = [None] * players
@@ -796,7 +816,7 @@ def _position(s: State) -> _Position:
 def _new_position(s: State) -> _Position:
     slot = _SLOT_BY_HOUSES[s.step]
     houses = s.houses
-    return _Position([slot[len(houses[c])] for c in _tables(s.scn.board).in_play], len(s.cities))
+    return _Position(tuple([slot[len(houses[c])] for c in _tables(s.scn.board).in_play]), len(s.cities))
 
 
 def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
@@ -822,8 +842,7 @@ def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
     city = mine[-1]
     i = _tables(key[0]).index[city]
     slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
-    slots = parent.slots[:]
-    slots[i] = slot
+    slots = parent.slots[:i] + (slot,) + parent.slots[i + 1:]
     return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
 
 
@@ -841,15 +860,15 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
             net = before if origin[2] in s.cities[seat] else before.after_house(origin[3], origin[4])
     if net is None:
         tables = _tables(s.scn.board)
-        base = position.slots[:]
+        base = list(position.slots)
         index = tables.index
         for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
         if reach is None:
-            prices = base[:]
+            prices = tuple(base)
         else:
-            prices = list(map(add, base, tables.pick(reach)))
+            prices = tuple(map(add, base, tables.pick(reach)))
         net = _Network(tables.rows, base, prices, reach is not None)
     position.networks[seat] = net
     return net
@@ -857,8 +876,12 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
 
 def _first(totals: list[int], most: int) -> tuple[int, int]:
     """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
-    count = max(0, min(most, len(totals)))
-    return count, totals[count - 1] if count else 0
+    count = len(totals)
+    if most < count:
+        count = most
+    if count > 0:
+        return count, totals[count - 1]
+    return 0, 0
 
 
 def affordable_cities(s: State, seat: int, money: int, most: int,
@@ -884,8 +907,10 @@ def _build_target(s: State, seat: int, power: int | None = None, style: Style = 
     capacity = sum(map(s.scn.plant_cities.__getitem__, s.plants[seat]))
     if money >= style.build_reserve + 10 * s.step:
         # money to spare: claim cities the plants will power next round, and one more in Step 1
-        target = max(target, capacity + (1 if s.step == 1 else 0))
-    return min(target, end - 1), False
+        claim = capacity + (1 if s.step == 1 else 0)
+        if claim > target:
+            target = claim
+    return (target if target < end - 1 else end - 1), False
 
 
 def _near_end(s: State, end: int) -> bool:
@@ -1062,7 +1087,8 @@ class HeuristicBot(Bot):
 
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
-        return decide(view.public_state, view.seat, None, self.style)
+        state, seat = view.seen_by()
+        return decide(state, seat, None, self.style)
 
 
 #: a bolder player: cities and spare capacity count for more, fuel for less, it bids past its

@@ -42,7 +42,7 @@ def opener(s: GameState) -> int:
 
 def _alone(s: GameState, seat: int) -> bool:
     """docs/rules.md, Phase 2: the last player to open pays the minimum, nobody can bid against them."""
-    return s.auc_done | 1 << seat == (1 << s.players) - 1
+    return s.auc_done | 1 << seat == (1 << len(s.money)) - 1
 
 
 def _next_in_auction(s: GameState, after: int) -> int:
@@ -144,7 +144,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         s.auc_plant = plant
         s.auc_bid = action.amount
         s.auc_leader = seat
-        everyone = (1 << s.players) - 1
+        everyone = (1 << len(s.money)) - 1
         s.auc_in = everyone & ~s.auc_done
         if s.auc_in == 1 << seat:
             _sell(s)
@@ -207,6 +207,6 @@ def _discard(s: GameState, seat: int, action: Action) -> None:
 
 
 def _after_turn(s: GameState) -> None:
-    if s.auc_done == (1 << s.players) - 1:
+    if s.auc_done == (1 << len(s.money)) - 1:
         rounds.end_auction(s)
 

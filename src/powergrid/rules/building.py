@@ -48,7 +48,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     if action.kind == "done":
         s.note(("act", seat, action))
         s.turn += 1
-        if s.turn == s.players:
+        if s.turn == len(s.money):  # (the player count, without the property)
             rounds.end_build(s)
         return
     if action.kind != "build":

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from . import rounds
+from . import state as _state  # (a module partly loaded while state.py imports this one: read at call time)
 from .actions import NO_FUEL, Action
 
 if TYPE_CHECKING:
@@ -65,7 +66,11 @@ def _options(s: GameState, plants: tuple[int, ...], held: tuple[int, int, int, i
             spare_oil = oil - need[1]
             if hybrid > spare_coal + spare_oil:
                 continue
-            for c in range(max(0, hybrid - spare_oil), min(hybrid, spare_coal) + 1):
+            # (conditionals rather than a two-argument max() and min(): they cost several
+            # times more in CPython 3.11)
+            least = hybrid - spare_oil
+            most = hybrid if hybrid < spare_coal else spare_coal
+            for c in range(least if least > 0 else 0, most + 1):
                 out.append((subset, (need[0] + c, need[1] + hybrid - c, need[2], need[3]), cities))
     return out
 
@@ -89,19 +94,27 @@ def best_powered(s: GameState, seat: int) -> int:
 def fuel_value(s: GameState, burn: tuple[int, ...]) -> int:
     """What the burned resources would cost to buy back now; sold-out units at the top price."""
     scn = s.scn
+    market_res = s.market_res
     total = 0
     for r, n in enumerate(burn):
         if n:
-            available = min(n, s.market_res[r])
-            total += scn.buy_cost(r, s.market_res[r], available)
-            total += (n - available) * scn.catalog.tracks[r].slot_prices[-1]
+            in_market = market_res[r]
+            available = n if n < in_market else in_market
+            # scn.buy_cost(r, in_market, available), and the top price (the prefix sums' last step)
+            prefix = scn.price_prefix[r]
+            start = scn.capacity[r] - in_market
+            total += prefix[start + available] - prefix[start] + (n - available) * (prefix[-1] - prefix[-2])
     return total
 
 
 def default_action(game: GameState | GameView, seat: int) -> Action:
     """docs/rules.md, Phase 5 ruling: the most cities paid, then the cheapest resources burned."""
-    from .view import GameView
-    s: GameState = game.public_state if isinstance(game, GameView) else game
+    s: GameState
+    if type(game) is _state.GameState:
+        s = game  # (the bots' case: no import on every call)
+    else:
+        from .view import GameView
+        s = game.public_state if isinstance(game, GameView) else game
     owned = len(s.cities[seat])
     every = options(s, seat)
     # Only the options paid for the most cities compete on the rest (the order is kept).
@@ -118,7 +131,8 @@ def _cities_run(s: GameState, seat: int, plants: tuple[int, ...], burn: tuple[in
     Accepts exactly the choices :func:`options` lists, without listing them.
     """
     owned = s.plants[seat]
-    if len(burn) != 4 or min(burn) < 0 or list(plants) != sorted(set(plants)):
+    if (len(burn) != 4 or burn[0] < 0 or burn[1] < 0 or burn[2] < 0 or burn[3] < 0
+            or list(plants) != sorted(set(plants))):
         return None
     scn = s.scn
     need = [0, 0, 0, 0]
@@ -138,7 +152,7 @@ def _cities_run(s: GameState, seat: int, plants: tuple[int, ...], burn: tuple[in
         return None
     if burn[0] - need[0] + burn[1] - need[1] != hybrid:
         return None
-    if any(burn[r] > held[r] for r in range(4)):
+    if burn[0] > held[0] or burn[1] > held[1] or burn[2] > held[2] or burn[3] > held[3]:
         return None
     return cities
 
@@ -157,13 +171,14 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     for r in range(4):
         s.res[base + r] -= action.fuel[r]
         s.supply[r] += action.fuel[r]
-    paid_for = min(chosen, len(s.cities[seat]))
+    owned = len(s.cities[seat])
+    paid_for = chosen if chosen < owned else owned
     pay = s.scn.catalog.pay(paid_for)
     s.money[seat] += pay
     s.powered[seat] = paid_for
     s.note(("payout", seat, paid_for, pay))
     s.turn += 1
-    if s.turn == s.players:
+    if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_bureaucracy(s)
 
 

@@ -77,7 +77,8 @@ class Catalog:
 
     def pay(self, cities: int) -> int:
         """Elektro paid for powering ``cities`` cities."""
-        return self.payout[min(cities, len(self.payout) - 1)]
+        last = len(self.payout) - 1
+        return self.payout[cities if cities < last else last]
 
 
 def _load_json(name: str) -> Any:

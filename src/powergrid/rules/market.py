@@ -72,9 +72,16 @@ def refill(s: GameState, draws: int = 1) -> None:
                 insort(market, card)
                 s.note(("drawn", card))
         # docs/rules.md, Phase 4, "At any time": plants numbered <= the largest city count go.
-        if market and market[0] != STEP3 and market[0] <= max(map(len, s.cities)):
-            box(s, market.pop(0), "cities")
-            draws = 1
+        if market and market[0] != STEP3:
+            lowest = market[0]
+            # (a loop: max(map(len, ...)) costs more in CPython 3.11, and this runs on every build)
+            for c in s.cities:
+                if len(c) >= lowest:
+                    box(s, market.pop(0), "cities")
+                    draws = 1
+                    break
+            else:
+                return
             continue
         return
 

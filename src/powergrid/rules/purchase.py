@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from . import rounds
@@ -24,17 +25,16 @@ def most_affordable(s: GameState, seat: int) -> tuple[int, int, int, int]:
 
 
 def _affordable(s: GameState, seat: int, r: int, space: int) -> int:
-    limit = min(space, s.market_res[r])
-    if not limit:
+    in_market = s.market_res[r]
+    limit = space if space < in_market else in_market
+    if limit <= 0:
         return 0
     scn = s.scn
     prefix = scn.price_prefix[r]
-    start = scn.capacity[r] - s.market_res[r]
-    budget = prefix[start] + s.money[seat]
-    n = 0
-    while n < limit and prefix[start + n + 1] <= budget:
-        n += 1
-    return n
+    start = scn.capacity[r] - in_market
+    # the most units n <= limit whose total price prefix[start + n] - prefix[start] the seat
+    # can pay (the prefix sums only grow)
+    return bisect_right(prefix, prefix[start] + s.money[seat], start + 1, start + limit + 1) - start - 1
 
 
 def legal(s: GameState, seat: int) -> list[Action]:
@@ -76,5 +76,5 @@ def apply(s: GameState, seat: int, action: Action) -> None:
 
 def _next(s: GameState) -> None:
     s.turn += 1
-    if s.turn == s.players:
+    if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_resources(s)

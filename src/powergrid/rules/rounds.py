@@ -98,7 +98,12 @@ def resupply(s: GameState) -> None:
     table = s.scn.catalog.resupply[(s.players, s.step)]
     added = []
     for r in range(4):
-        amount = min(table[r], s.supply[r], s.scn.capacity[r] - s.market_res[r])
+        amount = table[r]
+        if s.supply[r] < amount:
+            amount = s.supply[r]
+        room = s.scn.capacity[r] - s.market_res[r]
+        if room < amount:
+            amount = room
         s.market_res[r] += amount
         s.supply[r] -= amount
         added.append(amount)

@@ -39,7 +39,9 @@ def _capacities(scn: Scenario, plants: Iterable[int]) -> Capacity:
 
 def fits(held: tuple[int, ...] | list[int], cap: Capacity) -> bool:
     coal, oil, garbage, uranium = held[0], held[1], held[2], held[3]
-    over = max(0, coal - cap[0]) + max(0, oil - cap[1])
+    coal_over = coal - cap[0]
+    oil_over = oil - cap[1]
+    over = (coal_over if coal_over > 0 else 0) + (oil_over if oil_over > 0 else 0)
     return over <= cap[2] and garbage <= cap[3] and uranium <= cap[4]
 
 
@@ -64,13 +66,20 @@ def keep_options(held: tuple[int, int, int, int], cap: Capacity) -> list[tuple[i
     docs/rules.md, Phase 2 ruling: where the hybrid mix is a choice, the player chooses.
     """
     coal, oil, garbage, uranium = held
-    garbage = min(garbage, cap[3])
-    uranium = min(uranium, cap[4])
+    if garbage > cap[3]:
+        garbage = cap[3]
+    if uranium > cap[4]:
+        uranium = cap[4]
     if fits((coal, oil, garbage, uranium), cap):
         return [(coal, oil, garbage, uranium)]
     pairs: list[tuple[int, int]] = []
-    for c in range(min(coal, cap[0] + cap[2]), -1, -1):
-        o = min(oil, cap[1] + cap[2] - max(0, c - cap[0]))
+    most_coal = cap[0] + cap[2]
+    for c in range(coal if coal < most_coal else most_coal, -1, -1):
+        # (conditionals rather than two-argument min() and max(), several times dearer)
+        coal_over = c - cap[0]
+        o = cap[1] + cap[2] - (coal_over if coal_over > 0 else 0)
+        if oil < o:
+            o = oil
         if not pairs or o > pairs[-1][1]:
             pairs.append((c, o))
     return [(c, o, garbage, uranium) for c, o in pairs]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import weakref
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from .catalog import STEP3, UNKNOWN, catalog
 from .scenario import public_scenario, sampled_scenario
@@ -16,28 +17,42 @@ _HIDDEN = frozenset({"apply", "rng", "removed", "deck", "clone", "scn_rng"})
 def _mask(state: GameState, masked: GameState) -> GameState:
     """``masked`` (a copy of ``state``) as every seat sees it: deck order, removed plants,
     generator and seed hidden."""
+    masked.scn, masked.deck, masked.removed = _masked_parts(state)
+    masked.rng = 0
+    return masked
+
+
+def _masked_parts(state: GameState) -> tuple[Any, list[int], tuple[int, ...]]:
+    """What a view shows of ``state`` in place of its scenario, deck and removed plants."""
     deck = state.deck
     bottom = state.known_bottom
     hidden_end = len(deck) - state.known_top
     if bottom < hidden_end:
-        shown = deck[:bottom]
-        shown += _unknowns(hidden_end - bottom)
-        shown += deck[hidden_end:]
-        # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on top of
-        # the plants put under the deck, unless the deck has run down into them.
-        if deck[bottom] == STEP3:
-            shown[bottom] = STEP3
-        elif STEP3 in deck:
-            shown[deck.index(STEP3)] = STEP3
-        masked.deck = shown
+        # the deck changes far more rarely than views are taken: the last shown deck is kept
+        # (one tuple, replaced whole: views taken in several threads never mix two)
+        last = _LAST_SHOWN[0]
+        if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
+            deck = last[3]
+        else:
+            shown = deck[:bottom]
+            shown += _unknowns(hidden_end - bottom)
+            shown += deck[hidden_end:]
+            # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
+            # top of the plants put under the deck, unless the deck has run down into them.
+            if deck[bottom] == STEP3:
+                shown[bottom] = STEP3
+            elif STEP3 in deck:
+                shown[deck.index(STEP3)] = STEP3
+            _LAST_SHOWN[0] = (deck[:], bottom, hidden_end, shown)
+            deck = shown
     removed = _UNKNOWNS.get(len(state.removed))
-    masked.removed = removed if removed is not None else _unknown(len(state.removed))
-    masked.rng = 0
     scn = state.scn
-    masked.scn = scn.__dict__.get("_public") or public_scenario(scn)
-    return masked
+    return (scn.__dict__.get("_public") or public_scenario(scn), deck,
+            removed if removed is not None else _unknown(len(state.removed)))
 
 
+#: (a deck, its known bottom, where its hidden part ends, the deck shown): the last one masked
+_LAST_SHOWN: list[Any] = [(None, -1, -1, None)]
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
 _UNKNOWN_LISTS: dict[int, list[int]] = {}
 
@@ -97,19 +112,17 @@ class GameView:
             if game._shared is BORROWED:  # the copy kept by GameState.release: nobody else reads it
                 masked = _mask(game, game)
             else:
-                game._shared = None  # this view stops reading the game itself
-                masked = _mask(game, game.share())
+                # the masked copy reads the game's lists in this view's place (as share())
+                scn, deck, removed = _masked_parts(game)
+                masked = game.shown(scn, deck, removed)
             self._state = masked
         return masked
 
-    def __getattr__(self, name: str) -> Any:
-        # Dunder and private lookups (copy, pickle, ...) must not fall through to the state:
-        # while unpickling, ``_state`` is not yet set and the lookup would recurse.
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name in _HIDDEN:
-            raise AttributeError(f"a view does not reveal {name!r}")
-        return getattr(self._seen(), name)
+    if TYPE_CHECKING:
+        # Every public name of GameState reads through (properties made below the class, not a
+        # __getattr__ hook: with one, CPython looks up every attribute of a view, its own
+        # slots included, through a slow generic path).
+        def __getattr__(self, name: str) -> Any: ...
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (GameView, (self._seen(), self.seat))
@@ -125,6 +138,12 @@ class GameView:
         if game is not None:
             return game.legal_actions()  # the game has not changed since the view was taken
         return self._seen().legal_actions()
+
+    def seen_by(self) -> tuple[GameState, int]:
+        """(:attr:`public_state`, :attr:`seat`) in one call: what a bot reads on every move (a
+        property is a slow lookup in CPython 3.11, a method call on a view is not)."""
+        masked = self._state
+        return (masked if masked is not None else self._seen()), self._seat
 
     @property
     def public_state(self) -> GameState:
@@ -233,3 +252,31 @@ def determinize(view: GameView, rng: random.Random | int | None = None) -> GameS
 
 # ``state.view(seat)`` is make_view itself (one call less on every move of a bot game).
 setattr(GameState, "view", make_view)  # noqa: B010  (GameState.view documents it)
+
+
+def _reads(name: str) -> property:
+    get = attrgetter(name)
+
+    def read(view: GameView) -> Any:
+        masked = view._state
+        return get(masked if masked is not None else view._seen())
+
+    read.__name__ = name
+    read.__doc__ = f"The masked state's ``{name}``."
+    return property(read)
+
+
+def _refuses(name: str) -> property:
+    def refuse(view: GameView) -> Any:
+        raise AttributeError(f"a view does not reveal {name!r}")
+
+    refuse.__name__ = name
+    return property(refuse)
+
+
+# A view reads like a GameState: every public name of GameState that the view does not define
+# itself reads from the masked state, but the hidden ones, which raise AttributeError.
+for _name in sorted(set(dir(GameState)) | _HIDDEN):
+    if not _name.startswith("_") and _name not in GameView.__dict__:
+        setattr(GameView, _name, _refuses(_name) if _name in _HIDDEN else _reads(_name))
+del _name
