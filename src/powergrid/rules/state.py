@@ -179,44 +179,11 @@ class GameState:
         """A copy as a view shows it (this scenario, deck and removed plants, no generator),
         holding this state's other lists as :meth:`share` does; it replaces this state's
         reader (the view that asked for it, the one :meth:`release` would hand a copy)."""
-        c = object.__new__(GameState)
+        c = self.borrowed()
         c.scn = scn
         c.rng = 0
-        c.round = self.round
-        c.step = self.step
-        c.phase = self.phase
-        c.order = self.order
-        c.money = self.money
-        c.plants = self.plants
-        c.res = self.res
-        c.cities = self.cities
-        c.reach = self.reach
-        c.houses = self.houses
-        c.market_res = self.market_res
-        c.supply = self.supply
-        c.market = self.market
         c.deck = deck
-        c.known_top = self.known_top
-        c.known_bottom = self.known_bottom
         c.removed = removed
-        c.boxed = self.boxed
-        c.step3_pending = self.step3_pending
-        c.step3_next = self.step3_next
-        c.turn = self.turn
-        c.auc_done = self.auc_done
-        c.auc_any = self.auc_any
-        c.auc_plant = self.auc_plant
-        c.auc_bid = self.auc_bid
-        c.auc_leader = self.auc_leader
-        c.auc_in = self.auc_in
-        c.auc_turn = self.auc_turn
-        c.discard_seat = self.discard_seat
-        c.new_plant = self.new_plant
-        c.powered = self.powered
-        c.winners_ = self.winners_
-        c.decisions = self.decisions
-        c._log = self._log
-        c._shared = BORROWED
         self._shared = weakref.ref(c)
         return c
 
