@@ -4,7 +4,6 @@ commits their moves. The games must come out exactly as when each turn is its ow
 from __future__ import annotations
 
 import dataclasses
-import threading
 
 import pytest
 from sqlalchemy import select
@@ -109,27 +108,6 @@ def test_the_quick_lane_is_taken_in_batches_the_search_lane_one_at_a_time(engine
     assert [j.key for j in first] == ["s0"]
     quick = queue.claim_some("quick-worker", [QUICK], 4)
     assert [j.key for j in quick] == ["q0", "q1", "q2", "q3"]  # the oldest first
-
-
-def test_racing_batch_claims_take_each_job_once(engine_store: Store) -> None:
-    queue = JobQueue(engine_store.engine, lease_s=60)
-    for i in range(40):
-        queue.enqueue(JobSpec("test", QUICK, f"j{i}"))
-    claimed: list[list[int]] = [[] for _ in range(4)]
-    barrier = threading.Barrier(4)
-
-    def work(index: int) -> None:
-        barrier.wait()
-        while found := queue.claim_some(f"w{index}", [QUICK], 3):
-            claimed[index].extend(job.id for job in found)
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    ids = [i for c in claimed for i in c]
-    assert len(ids) == 40 and len(set(ids)) == 40
 
 
 @pytest.fixture

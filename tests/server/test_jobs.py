@@ -34,7 +34,8 @@ def test_a_job_is_enqueued_once_per_key(engine: Engine) -> None:
     assert queue.counts() == {"queued": 1}
 
 
-def test_each_job_is_claimed_by_one_of_many_racing_workers(engine: Engine) -> None:
+@pytest.mark.parametrize("most", [1, 3])  # one job a claim, or a quick worker's batches
+def test_each_job_is_claimed_by_one_of_many_racing_workers(engine: Engine, most: int) -> None:
     queue = JobQueue(engine, lease_s=60)
     for i in range(12):
         queue.enqueue(spec(f"j{i}"))
@@ -43,8 +44,8 @@ def test_each_job_is_claimed_by_one_of_many_racing_workers(engine: Engine) -> No
 
     def work(index: int) -> None:
         barrier.wait()
-        while (job := queue.claim(f"w{index}", [QUICK])) is not None:
-            claimed[index].append(job.id)
+        while found := queue.claim_some(f"w{index}", [QUICK], most):
+            claimed[index].extend(job.id for job in found)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
     for t in threads:
