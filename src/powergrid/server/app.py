@@ -81,10 +81,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db.migrate(engine)
         store, hub = make_store_and_hub(settings, engine)
         service = GameService(store, hub, settings)
+        collector.tune(settings.gc_threshold)  # before the service counts the collector's pauses
         await service.start()
         app.state.service = service
         app.state.quotas = GameQuotas(engine, settings.limits)
-        collector.tune(settings.gc_threshold)
         try:
             yield
         finally:
