@@ -21,7 +21,8 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
 - web GC / max: the web processes' garbage collections in the run, their total and longest pause;
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
-  action likewise for the bot-worker processes (search games' CPU included).
+  action likewise for the bot-worker processes (search games' CPU included); client CPU ms per
+  action: the load client's own (it shares the cores with the server).
 
     nice -n 10 .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 100] \\
         [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search] \\
@@ -39,6 +40,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import secrets
 import socket
 import subprocess
@@ -352,11 +354,13 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         before = cpu_by_role(proc.pid)
         began_at = time.time()
         search_games = args.search_games if scenario == "search" else 0
+        client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
                               "--games", str(args.games), "--search-games", str(search_games),
                               "--act", act, "--think", str(args.think)],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
+        client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         turns = bot_turn_ms(url, began_at)
         if out.returncode != 0:
             raise SystemExit(f"the load client failed:\n{out.stderr[-3000:]}")
@@ -367,6 +371,9 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         result["web_cpu_ms"] = (after["web"] - before["web"]) * 1000 / actions
         result["bots_cpu_ms"] = (after["bots"] - before["bots"]) * 1000 / max(
             1, result["actions"] + result["search_actions"])
+        # the client is the only child reaped during the run: its CPU is what the server did not get
+        result["client_cpu_ms"] = (client_after.ru_utime + client_after.ru_stime - client_before.ru_utime
+                                   - client_before.ru_stime) * 1000 / actions
         result["turn_p50"], result["turn_p99"] = pct(turns, 0.5), pct(turns, 0.99)
         return result
     finally:
@@ -429,7 +436,8 @@ def main() -> None:
                           f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['client_lag_p99']:10.0f} "
                           f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} {r['gc_ms']:6.0f} {r['gc_max_ms']:5.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
-                          f"{r['bots_cpu_ms']:8.2f} {r['errors'] + r['refused']:4d}", flush=True)
+                          f"{r['bots_cpu_ms']:8.2f} {r['client_cpu_ms']:10.2f} "
+                          f"{r['errors'] + r['refused']:4d}", flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 

@@ -162,9 +162,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/server/stats", tags=["server"])
     async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
         """This web process: its pid, event-loop lag (ms), garbage collections and their pauses (ms),
-        games in memory, CPU seconds used."""
+        games in memory, CPU seconds used, and its appends: entries and the transactions that
+        committed them (group commit)."""
         service = service_of(request)
         stats = process_stats(service.loop_lag, service.cache, service.collector_pauses)
+        stats["appends"] = service.appends.stats()
         if reset:
             service.loop_lag.reset()
             service.collector_pauses.reset()

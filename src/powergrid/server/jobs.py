@@ -85,6 +85,29 @@ def enqueue(conn: Connection, spec: JobSpec) -> None:
         conn.execute(_INSERT_SQLITE, values)
 
 
+def enqueue_all(conn: Connection, specs: list[JobSpec]) -> None:
+    """``enqueue`` for several jobs, in one statement."""
+    if not specs:
+        return
+    at = time.time()
+    values = [{"b_kind": spec.kind, "b_lane": spec.lane, "b_key": spec.key, "b_game_id": spec.game_id,
+               "b_version": spec.version, "b_client": spec.client, "b_payload": json.dumps(spec.payload),
+               "b_not_before": spec.not_before, "b_created_at": at} for spec in specs]
+    if conn.dialect.name == "postgresql":
+        conn.execute(_INSERT_PG, values)
+        conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
+    else:
+        conn.execute(_INSERT_SQLITE, values)
+
+
+def mark_all_done(conn: Connection, job_ids: list[int]) -> None:
+    """``mark_done`` (with no result) for several jobs, in one statement."""
+    if job_ids:
+        at = time.time()
+        conn.execute(_MARK_DONE, [{"b_id": job_id, "b_finished_at": at, "b_result": None}
+                                  for job_id in job_ids])
+
+
 def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
     """Finish the job in the caller's transaction (the same one that stores its effect)."""
     conn.execute(_MARK_DONE, {"b_id": job_id, "b_finished_at": time.time(),

@@ -2,7 +2,7 @@
 
 - ``cache``: live games in memory, loaded from the store and caught up with the log;
 - ``seats``: tokens, claiming, what is public of a seat;
-- ``append``: the validated, versioned append of an action;
+- ``append``: the validated, versioned append of an action; ``group_commit``: appends written together;
 - ``undo``: taking back (the route's checks, the frame of the earlier state; appended like an action);
 - ``snapshots``: loading from the latest snapshot, saving one every N actions;
 - ``bot_turns``: the job for a bot's turn (played by bot workers, ``bot_worker``);
@@ -31,13 +31,14 @@ from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
 from .errors import ApiError
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
+from .group_commit import GroupCommit
 from .jobs import JobQueue
 from .lobby import lobby_entry
 from .metrics import CollectorPauses, LoopLag
 from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
-from .store import GameRow, SeatRow, Store
+from .store import GameRow, Move, SeatRow, Store
 from .tokens import new_game_id, new_token, token_hash
 
 log = logging.getLogger("powergrid.server")
@@ -54,6 +55,7 @@ class GameService:
         self.hub = hub
         self.settings = settings
         self.cache = GameCache(store, settings.cache_mb * 1024 * 1024)
+        self.appends = GroupCommit(store)
         self._background: set[asyncio.Task[Any]] = set()
         self._lobby: tuple[float, bytes] | None = None
         self._lobby_lock = asyncio.Lock()
@@ -227,10 +229,9 @@ class GameService:
         state = new.state
         assert new.last is not None
         status = status_of(state)
-        ok = await asyncio.to_thread(self.store.append, live.game_id, new.version, new.last["seat"],
-                                     new.last["action"], status=status, round_=state.round,
-                                     to_act=state.current_player,
-                                     next_job=turn_job(live.row, new.version, state.current_player))
+        ok = await self.appends.append(Move(live.game_id, new.version, new.last["seat"], new.last["action"],
+                                            status, state.round, state.current_player,
+                                            turn_job(live.row, new.version, state.current_player)))
         if not ok:
             await self.cache.catch_up(live)
             return False
@@ -266,7 +267,9 @@ class GameService:
 
     async def _refresh(self, live: LiveGame, version: int, entry: Entry | None) -> None:
         async with live.lock:
-            if not (entry is not None and live.version == version - 1 and self._follow(live, entry)):
+            if live.version >= version:
+                pass  # a catch-up while this waited for the lock read the entry already
+            elif not (entry is not None and live.version == version - 1 and self._follow(live, entry)):
                 await self.cache.catch_up(live)
         if live.state.is_over and not live.watchers:
             self.cache.forget(live.game_id)

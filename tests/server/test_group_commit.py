@@ -1,0 +1,116 @@
+"""A web process's appends are committed together: the actions queued while a transaction runs go
+into the next one. Each entry keeps its own answer (written, or its number taken), and a failure
+reaches every entry of its batch without stopping later ones."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import select
+
+import powergrid as pg
+from powergrid.server import Settings, db
+from powergrid.server.group_commit import GroupCommit
+from powergrid.server.jobs import QUICK, JobSpec
+from powergrid.server.store import Move, SeatRow, Store
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def two_people_games(store: Store, count: int) -> list[tuple[str, pg.GameState]]:
+    games = []
+    for i in range(count):
+        config = pg.GameConfig(map="germany", players=3, seed=500 + i)
+        state = pg.new_game(config)
+        gid = f"group{i:03d}"
+        seats = [SeatRow(0, "human", None, None, "h0", True), SeatRow(1, "human", None, None, "h1", True),
+                 SeatRow(2, "bot", "heuristic", 7, None, True)]
+        store.create_game(gid, config.to_dict(), seats, state.current_player)
+        games.append((gid, state))
+    return games
+
+
+def first_move(gid: str, state: pg.GameState, seq: int = 1) -> Move:
+    seat = state.current_player
+    assert seat is not None
+    action = state.legal_actions()[0]
+    after = state.clone()
+    after.apply(action)
+    job = None
+    if after.current_player == 2:
+        job = JobSpec("bot_turn", QUICK, f"{gid}:{seq}", {"game_id": gid}, game_id=gid, version=seq)
+    return Move(gid, seq, seat, str(action), "playing", after.round, after.current_player, job)
+
+
+@pytest.fixture
+def store(settings: Settings) -> Store:
+    engine = db.make_engine(settings.database_url)
+    db.migrate(engine)
+    return Store(engine)
+
+
+def test_appends_queued_together_share_a_transaction_and_each_is_written(store: Store) -> None:
+    games = two_people_games(store, 40)
+    appends = GroupCommit(store)
+
+    async def all_at_once() -> list[bool]:
+        return await asyncio.gather(*(appends.append(first_move(gid, state)) for gid, state in games))
+
+    assert asyncio.run(all_at_once()) == [True] * 40
+    assert appends.stats() == {"commits": 1, "entries": 40}  # all queued before the writer first ran
+    for gid, state in games:
+        assert store.actions_after(gid, 0) == [(1, state.current_player, str(state.legal_actions()[0]))]
+        assert store.game(gid).version == 1  # type: ignore[union-attr]
+    with store.engine.connect() as conn:  # each entry's next job too (a bot's turn), in its batch
+        keys = sorted(r.key for r in conn.execute(select(db.jobs.c.key)))
+    expected = sorted(m.next_job.key for m in (first_move(g, s) for g, s in games) if m.next_job is not None)
+    assert expected and keys == expected
+
+
+def test_a_taken_number_refuses_only_that_entry(store: Store) -> None:
+    games = two_people_games(store, 6)
+    taken_gid, taken_state = games[2]
+    assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]  # another writer won
+    appends = GroupCommit(store)
+
+    async def all_at_once() -> list[bool]:
+        return await asyncio.gather(*(appends.append(first_move(gid, state)) for gid, state in games))
+
+    assert asyncio.run(all_at_once()) == [True, True, False, True, True, True]
+    with store.engine.connect() as conn:
+        notices = [r.message for r in conn.execute(select(db.notices.c.message))] if store.notices else []
+    if store.notices:  # one notice per entry written, the taken one's only from its first writer
+        assert sorted(notices) == sorted(f"{gid} 1 {m.seat} {m.action}"
+                                         for gid, m in ((g, first_move(g, s)) for g, s in games))
+
+
+def test_a_failing_batch_fails_each_of_its_entries_and_the_next_batch_still_runs(store: Store) -> None:
+    games = two_people_games(store, 4)
+    appends = GroupCommit(store)
+    real = store.append_moves
+    calls = []
+
+    def failing_once(moves: list[Move]) -> list[bool]:
+        calls.append(len(moves))
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return real(moves)
+
+    store.append_moves = failing_once  # type: ignore[method-assign]
+
+    async def run() -> tuple[list[object], bool]:
+        alone = asyncio.ensure_future(appends.append(first_move(*games[0])))
+        await asyncio.sleep(0)  # its request queues it and starts the writer
+        await asyncio.sleep(0)  # the writer takes it, alone, and waits for the database
+        queued = [asyncio.ensure_future(appends.append(first_move(*game))) for game in games[1:3]]
+        first = await asyncio.gather(alone, *queued, return_exceptions=True)
+        later = await appends.append(first_move(*games[3]))
+        return first, later
+
+    first, later = asyncio.run(run())
+    assert isinstance(first[0], RuntimeError)  # the failed batch: its one entry
+    assert first[1:] == [True, True]  # queued behind it: the next transaction
+    assert later is True
+    assert calls == [1, 2, 1]
+    assert [len(store.actions_after(gid, 0)) for gid, _ in games] == [0, 1, 1, 1]
