@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 import powergrid as pg
 from powergrid.server import Settings, create_app
+from powergrid.server.views import LOG_LINES
 
 from .conftest import assert_no_secrets, auth, create, error_code, true_state
 from .play import choose, play, view
@@ -244,7 +245,8 @@ def test_phase_extras_and_no_secrets_over_a_whole_game(client: TestClient) -> No
     assert houses == {state.scn.map.cities[c]: list(seats) for c, seats in enumerate(state.houses) if seats}
     for seat, player in enumerate(final["state"]["players"]):
         assert sorted(c for c, seats in houses.items() if seat in seats) == sorted(player["cities"])
-    assert len(final["state"]["log"]) == len(final["state"]["log_text"]) == 200 < final["state"]["log_total"]
+    tail = final["state"]
+    assert len(tail["log"]) == len(tail["log_text"]) == LOG_LINES < tail["log_total"]
     history = final["state"]["history"]
     assert len(history["money"]) == len(history["cities"]) >= final["state"]["round"]
     assert history["cities"][-1] == [len(p["cities"]) for p in final["state"]["players"]]

@@ -118,7 +118,7 @@ def test_the_whole_log_page_by_page(client: TestClient) -> None:
         before = page["start"]
     text = [t for p in pages for t in p["text"]]
     assert len(text) == total and text[0].startswith("New game") and text[-1].startswith("Game over")
-    assert text[-200:] == final["state"]["log_text"]
+    assert text[-views.LOG_LINES:] == final["state"]["log_text"]
     assert client.get(f"/api/games/{gid}/log", params={"limit": 501}).status_code == 400
     assert error_code(client.get("/api/games/nope/log")) == "unknown_game"
 

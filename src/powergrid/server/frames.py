@@ -48,16 +48,32 @@ class Frame:
     #: whether the game lets seats take actions back (the creator's choice)
     undo_allowed: bool = True
     _public: dict[str, Any] | None = None
+    #: the public part's JSON, less its closing brace (``encoded``)
+    _public_json: bytes | None = None
     _payloads: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     #: each seat's payload, encoded once: the HTTP answer and the socket message are made from it
     _encoded: dict[int | None, bytes] = field(default_factory=dict)
     _messages: dict[int | None, str] = field(default_factory=dict)
 
     def encoded(self, seat: int | None) -> bytes:
-        """The seat's payload as JSON bytes (an object: ``{...}``); encoded once per seat and version."""
+        """The seat's payload as JSON bytes (an object: ``{...}``, the JSON of ``payload(seat)``);
+        made once per seat and version.
+
+        The public part, the same for every seat, is encoded once per version, and its log tail
+        (most of its bytes) is joined from entries encoded once each (``LogTail.json``); each seat
+        adds only its own members."""
         data = self._encoded.get(seat)
         if data is None:
-            data = encode(self.payload(seat))
+            public = self._public_json
+            if public is None:
+                shown = views.state_payload(self.state.view(0), self.history, self.log_tail, with_log=False)
+                public = self._public_json = encode(shown)[:-1] + b"," + self.log_tail.json()
+            view = self.state.view(0 if seat is None else seat)
+            own = encode({**views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last})
+            who = b"null" if seat is None else str(seat).encode()
+            data = b"".join((b'{"version":', str(self.version).encode(), b',"seat":', who,
+                             b',"state":', public, b',"seat":', who,
+                             b',"allow_undo":', b"true" if self.undo_allowed else b"false", b"},", own[1:]))
             self._encoded[seat] = data
         return data
 
@@ -78,13 +94,15 @@ class Frame:
     def retire(self, keep_messages: bool) -> None:
         """A newer frame exists: free what only the latest needs (the messages last longest)."""
         self._public = None
+        self._public_json = None
         self._payloads.clear()
         self._encoded.clear()
         if not keep_messages:
             self._messages.clear()
 
     def encoded_bytes(self) -> int:
-        return sum(len(b) for b in self._encoded.values()) + sum(len(m) for m in self._messages.values())
+        return (sum(len(b) for b in self._encoded.values()) + sum(len(m) for m in self._messages.values())
+                + len(self._public_json or b""))
 
     def payload(self, seat: int | None) -> dict[str, Any]:
         """The JSON a seat (None: a spectator) is sent about this version; built once per seat."""

@@ -9,12 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 import powergrid as pg
 from powergrid.rules.catalog import RESOURCES, STARTING_MONEY, catalog
 
 from . import round_log
 
-LOG_LINES = 200
+#: the display log's last entries sent with every state (the rest: GET /log, by pages). 60 is about two
+#: rounds of a 3-player game; the tail was most of each state message at 200 (11 of 15 kB)
+LOG_LINES = 60
 CAPACITY_KINDS = ("coal", "oil", "hybrid", "garbage", "uranium")
 
 
@@ -33,12 +37,17 @@ class LogTail:
     tally: round_log.RoundTally = round_log.RoundTally()
     #: the words of the events added by the last extension alone (no summaries): "what just happened"
     last_text: tuple[str, ...] = ()
+    #: each entry and each line of words as JSON, encoded once when it joins the tail: the tail is
+    #: most of every state message, and it changes by a few entries per action (``json``)
+    encoded: tuple[bytes, ...] = ()
+    encoded_text: tuple[bytes, ...] = ()
 
     @classmethod
     def of(cls, state: pg.GameState) -> LogTail:
         shown, tally = round_log.display_entries(state.scn, state.events, round_log.RoundTally())
         tail = shown[-LOG_LINES:]
-        return cls(tuple(e for e, _ in tail), tuple(t for _, t in tail), len(shown), tally)
+        return cls(tuple(e for e, _ in tail), tuple(t for _, t in tail), len(shown), tally, (),
+                   tuple(_encode(e) for e, _ in tail), tuple(_encode(t) for _, t in tail))
 
     def extended(self, state: pg.GameState, events: list[tuple[Any, ...]]) -> LogTail:
         if not events:
@@ -47,7 +56,18 @@ class LogTail:
         entries = (self.entries + tuple(e for e, _ in shown))[-LOG_LINES:]
         text = (self.text + tuple(t for _, t in shown))[-LOG_LINES:]
         last = tuple(t for e, t in shown if e[0] != "summary")
-        return LogTail(entries, text, self.total + len(shown), tally, last)
+        encoded = (self.encoded + tuple(_encode(e) for e, _ in shown))[-LOG_LINES:]
+        encoded_text = (self.encoded_text + tuple(_encode(t) for _, t in shown))[-LOG_LINES:]
+        return LogTail(entries, text, self.total + len(shown), tally, last, encoded, encoded_text)
+
+    def json(self) -> bytes:
+        """``"log":[...],"log_text":[...]`` (the members of the state object), from the entries
+        encoded when they joined."""
+        return b'"log":[' + b",".join(self.encoded) + b'],"log_text":[' + b",".join(self.encoded_text) + b"]"
+
+
+def _encode(data: Any) -> bytes:
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
 
 def display_log(state: pg.GameState, start: int = 0,
@@ -85,11 +105,13 @@ def auction_status(view: pg.GameView, tally: round_log.RoundTally,
 
 
 def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
-                  log_tail: LogTail) -> dict[str, Any]:
+                  log_tail: LogTail, with_log: bool = True) -> dict[str, Any]:
     """The view's JSON with the derived public fields of the API contract.
 
     The log is cut to its last LOG_LINES entries ("log_total" counts them all; the record has the
     whole game): serializing a long game's whole log for every push would dominate the server's time.
+    ``with_log=False`` leaves out "log" and "log_text", for a caller that writes them from
+    ``log_tail.json()``.
     """
     data = view.to_dict(include_log=False)  # the log is sent from log_tail instead
     # the fields below read the view's masked state directly (hidden cards are -1 in it), not
@@ -98,8 +120,9 @@ def state_payload(view: pg.GameView, history: dict[str, list[list[int]]],
     cat = catalog()
     plants = cat.plants
     players = seen.players
-    data["log"] = list(log_tail.entries)
-    data["log_text"] = list(log_tail.text)
+    if with_log:
+        data["log"] = list(log_tail.entries)
+        data["log_text"] = list(log_tail.text)
     data["log_total"] = log_tail.total
     data["auction_status"] = auction_status(view, log_tail.tally, data["auction"])
     scn = seen.scn
