@@ -380,3 +380,15 @@ def test_server_stats_count_the_collectors_pauses_and_reset(client: TestClient) 
     assert set(stats["loop_lag_ms"]) == {"p50", "p99", "max", "samples"}
     client.get("/api/server/stats", params={"reset": True})
     assert client.get("/api/server/stats").json()["gc"]["collections"] <= 1  # reset (one may run meanwhile)
+
+
+def test_server_stats_count_the_appends_and_where_they_were_written(client: TestClient,
+                                                                   settings: Settings) -> None:
+    before = client.get("/api/server/stats").json()["appends"]
+    play(client, create(client), 6)
+    after = client.get("/api/server/stats").json()["appends"]
+    written = after["entries"] - before["entries"]
+    commits = after["commits"] - before["commits"]
+    assert written == 6 and 1 <= commits <= 6  # one request at a time here: each its own commit
+    # SQLite with no flush per commit (the default) writes on the loop; PostgreSQL in a thread
+    assert after["on_loop"] - before["on_loop"] == (commits if settings.is_sqlite else 0)

@@ -58,7 +58,8 @@ def test_appends_queued_together_share_a_transaction_and_each_is_written(store: 
         return await asyncio.gather(*(appends.append(first_move(gid, state)) for gid, state in games))
 
     assert asyncio.run(all_at_once()) == [True] * 40
-    assert appends.stats() == {"commits": 1, "entries": 40}  # all queued before the writer first ran
+    # all queued before the writer first ran
+    assert appends.stats() == {"commits": 1, "entries": 40, "on_loop": 0}
     for gid, state in games:
         assert store.actions_after(gid, 0) == [(1, state.current_player, str(state.legal_actions()[0]))]
         assert store.game(gid).version == 1  # type: ignore[union-attr]
@@ -114,3 +115,56 @@ def test_a_failing_batch_fails_each_of_its_entries_and_the_next_batch_still_runs
     assert later is True
     assert calls == [1, 2, 1]
     assert [len(store.actions_after(gid, 0)) for gid, _ in games] == [0, 1, 1, 1]
+
+
+def test_on_sqlite_a_batch_is_written_on_the_loop_when_the_lock_is_free(store: Store) -> None:
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only: PostgreSQL's commit waits for its disk, so it is written in a thread")
+    games = two_people_games(store, 5)
+    appends = GroupCommit(store, on_loop=True)
+
+    async def one_by_one() -> list[bool]:
+        return [await appends.append(first_move(gid, state)) for gid, state in games]
+
+    assert asyncio.run(one_by_one()) == [True] * 5
+    assert appends.stats() == {"commits": 5, "entries": 5, "on_loop": 5}
+    assert all(len(store.actions_after(gid, 0)) == 1 for gid, _ in games)
+
+
+def test_on_sqlite_a_taken_lock_sends_the_batch_to_a_thread_and_the_loop_runs_on(store: Store,
+                                                                                 settings: Settings) -> None:
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only")
+    import sqlite3
+    import threading
+
+    games = two_people_games(store, 2)
+    appends = GroupCommit(store, on_loop=True)
+    other = sqlite3.connect(settings.database_url.removeprefix("sqlite:///"), isolation_level=None,
+                            check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process's write in progress
+    threading.Timer(0.3, other.execute, ("COMMIT",)).start()
+
+    async def run() -> tuple[bool, int]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        ok = await appends.append(first_move(*games[0]))
+        ticker.cancel()
+        return ok, ticks
+
+    ok, ticks = asyncio.run(run())
+    other.close()
+    assert ok is True
+    assert appends.stats() == {"commits": 1, "entries": 1, "on_loop": 0}
+    assert ticks >= 10  # the loop went on while the thread waited for the lock (0.3 s)
+    assert len(store.actions_after(games[0][0], 0)) == 1
+    # the connection that met the lock waits for it again next time (its timeout was restored)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == db.SQLITE_BUSY_TIMEOUT_MS

@@ -26,6 +26,9 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+#: how long a SQLite connection waits for another's write lock before it fails
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
 #: one row per game: its config (with the seed) never changes; version/status/round/to_act follow the log
 games = Table(
     "games", metadata,
@@ -131,7 +134,8 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     if sqlite_synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"SQLite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+        engine = create_engine(url, connect_args={"check_same_thread": False,
+                                                  "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
                                pool_size=8, max_overflow=8)
 
         @event.listens_for(engine, "connect")
@@ -140,7 +144,7 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={sqlite_synchronous}")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cur.close()
 
         return engine

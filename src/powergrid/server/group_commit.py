@@ -21,14 +21,19 @@ MOST_PER_COMMIT = 64
 
 
 class GroupCommit:
-    def __init__(self, store: Store, most: int = MOST_PER_COMMIT) -> None:
+    def __init__(self, store: Store, most: int = MOST_PER_COMMIT, on_loop: bool = False) -> None:
+        """``on_loop``: try each batch on the event loop first, without waiting for the database's
+        lock (SQLite with no disk flush per commit; see ``Store.append_moves_unless_busy``); a batch
+        that finds the lock taken goes to a thread, which waits for it."""
         self.store = store
         self.most = most
+        self.on_loop = on_loop
         self._queued: list[tuple[Move, asyncio.Future[bool]]] = []
         self._writer: asyncio.Task[None] | None = None
-        #: transactions and entries committed (for the server's stats)
+        #: transactions and entries committed, and the transactions committed on the loop (stats)
         self.commits = 0
         self.entries = 0
+        self.on_loop_commits = 0
 
     async def append(self, move: Move) -> bool:
         """Commit ``move`` with whatever else is queued; False if its number was taken."""
@@ -45,8 +50,14 @@ class GroupCommit:
         try:
             while self._queued:
                 batch, self._queued = self._queued[:self.most], self._queued[self.most:]
+                moves = [move for move, _ in batch]
                 try:
-                    made = await asyncio.to_thread(self.store.append_moves, [move for move, _ in batch])
+                    made = None
+                    if self.on_loop:
+                        made = self.store.append_moves_unless_busy(moves)
+                        self.on_loop_commits += made is not None
+                    if made is None:
+                        made = await asyncio.to_thread(self.store.append_moves, moves)
                 except Exception as exc:  # the database failed: every entry of the batch is refused
                     _settle(batch, exc)
                     continue
@@ -62,7 +73,7 @@ class GroupCommit:
             self._queued = []
 
     def stats(self) -> dict[str, Any]:
-        return {"commits": self.commits, "entries": self.entries}
+        return {"commits": self.commits, "entries": self.entries, "on_loop": self.on_loop_commits}
 
 
 def _settle(entries: list[tuple[Move, asyncio.Future[bool]]], exc: Exception) -> None:

@@ -55,7 +55,9 @@ class GameService:
         self.hub = hub
         self.settings = settings
         self.cache = GameCache(store, settings.cache_mb * 1024 * 1024)
-        self.appends = GroupCommit(store)
+        # with SQLite and no disk flush per commit, a batch is written on the loop when the lock is free
+        no_flush = settings.is_sqlite and settings.sqlite_synchronous in ("OFF", "NORMAL")
+        self.appends = GroupCommit(store, on_loop=no_flush)
         self._background: set[asyncio.Task[Any]] = set()
         self._lobby: tuple[float, bytes] | None = None
         self._lobby_lock = asyncio.Lock()
