@@ -205,7 +205,7 @@ class BotWorker:
             row = self.store.game(game_id)
             if row is None:
                 return None
-            found = (row, snapshots.load_frames(self.store, row))
+            found = (row, snapshots.load_frames(self.store, row, display_log=False))  # it sends no states
             self.games[game_id] = found
             while len(self.games) > self.games_kept:
                 self.games.popitem(last=False)

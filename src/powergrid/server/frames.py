@@ -133,10 +133,11 @@ class Frame:
         return {"can_undo": bool(actions), "undo": {"actions": actions, "refused": refused}}
 
 
-def first_frame(state: pg.GameState, undo_allowed: bool = True) -> Frame:
-    """A new game's frame at version 0."""
-    return Frame(0, state, views.empty_history(state.config.players), None, views.LogTail.of(state),
-                 undo_allowed=undo_allowed)
+def first_frame(state: pg.GameState, undo_allowed: bool = True, display_log: bool = True) -> Frame:
+    """A new game's frame at version 0 (``display_log=False``: frames that keep no display log,
+    for a process that sends no states)."""
+    tail = views.LogTail.of(state) if display_log else views.NO_LOG_TAIL
+    return Frame(0, state, views.empty_history(state.config.players), None, tail, undo_allowed=undo_allowed)
 
 
 def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:

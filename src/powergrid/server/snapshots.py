@@ -21,25 +21,26 @@ from .store import GameRow, Snapshot, Store
 log = logging.getLogger("powergrid.server")
 
 
-def load_frames(store: Store, row: GameRow, upto: int | None = None) -> deque[Frame]:
+def load_frames(store: Store, row: GameRow, upto: int | None = None,
+                display_log: bool = True) -> deque[Frame]:
     """The game's frames up to its newest log entry, or up to version ``upto`` (blocking: run off
-    the event loop)."""
+    the event loop). ``display_log=False``: frames without the display log (a bot worker's)."""
     frame = None
     snap = store.latest_snapshot(row.game_id, upto)
     if snap is not None:
         try:
-            frame = snapshot_frame(snap, row)
+            frame = snapshot_frame(snap, row, display_log)
         except pg.PowerGridError:
             log.warning("game %s: snapshot %d does not load; replaying from the start", row.game_id, snap.seq)
     if frame is None:
-        frame = first_frame(pg.new_game(pg.GameConfig.from_dict(row.config)), row.allow_undo)
+        frame = first_frame(pg.new_game(pg.GameConfig.from_dict(row.config)), row.allow_undo, display_log)
     frames: deque[Frame] = deque([frame], maxlen=FRAMES_KEPT)
     for _seq, seat, text in store.actions_after(row.game_id, frame.version, upto):
         frames.append(follow(store, row, frames, seat, text))
     return frames
 
 
-def snapshot_frame(snap: Snapshot, row: GameRow) -> Frame:
+def snapshot_frame(snap: Snapshot, row: GameRow, display_log: bool = True) -> Frame:
     state = pg.GameState.from_dict(snap.state)
     if snap.ledger is not None:
         ledger = Ledger.from_dict(snap.ledger)
@@ -47,7 +48,8 @@ def snapshot_frame(snap: Snapshot, row: GameRow) -> Frame:
         standing = len(state.actions_taken())
         ledger = Ledger(standing, (), -1, GAME_OVER if state.is_over else NEW_INFORMATION,
                         "the game was loaded from a saved state") if standing else Ledger()
-    return Frame(snap.seq, state, snap.history, None, views.LogTail.of(state), ledger, row.allow_undo)
+    tail = views.LogTail.of(state) if display_log else views.NO_LOG_TAIL
+    return Frame(snap.seq, state, snap.history, None, tail, ledger, row.allow_undo)
 
 
 def follow(store: Store, row: GameRow, frames: deque[Frame], seat: int, entry: str) -> Frame:

@@ -66,6 +66,22 @@ class LogTail:
         return b'"log":[' + b",".join(self.encoded) + b'],"log_text":[' + b",".join(self.encoded_text) + b"]"
 
 
+@dataclass(frozen=True)
+class NoLogTail(LogTail):
+    """No display log: for a process that never sends a state (a bot worker), which would
+    otherwise pay for turning every event into words and JSON at every move."""
+
+    @classmethod
+    def of(cls, state: pg.GameState) -> LogTail:
+        return NO_LOG_TAIL
+
+    def extended(self, state: pg.GameState, events: list[tuple[Any, ...]]) -> LogTail:
+        return self
+
+
+NO_LOG_TAIL = NoLogTail((), (), 0)
+
+
 def _encode(data: Any) -> bytes:
     return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
 
