@@ -177,13 +177,15 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                             if "dur=" in timing:
                                 post_ms.append(float(timing.split("dur=")[1].split(",")[0]))
                             ok = r.status == 200
-                            body = await r.read()
+                            await r.read()  # the new view, which the seat's socket brings too
                     if not ok:
                         totals["refused"] += 1
                         view = await past(seat, version)
                         version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
                         continue
-                    answer = views[seat] if act == "socket" else orjson.loads(body)
+                    # the seat's socket brings the new view (before a socket action's answer; about
+                    # when a POST's answer comes): read from there, not parsed twice
+                    answer = views[seat] if act == "socket" else await past(seat, version)
                     version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
                     if to_act is not None and to_act not in tokens:
                         bot_asked = sent
