@@ -1,8 +1,10 @@
 """The fixed ``Discrete`` action space: every legal engine action as one integer, and back.
 
 The codec knows the shapes of actions, never the rules: which actions are legal comes from
-the engine (``legal_actions()``, or for the long runs of auction bids the ranges in
-:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``). An index
+the engine (``legal_actions()``, or for the long runs of auction bids the ranges of
+:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``; the
+masks written from each phase's structure are held equal to ``legal_actions()`` encoded one by
+one). An index
 names an action relative to what the seat sees — "plant slot 2 of the current market", "the
 second plant in my hand" — so one policy output means the same thing in every game.
 
@@ -48,7 +50,6 @@ from ..rules.phase import BUILD as BUILD_PHASE
 from ..rules.phase import BUREAUCRACY as BUREAUCRACY_PHASE
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from ..rules.purchase import most_affordable
-from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state
 
 #: Plants shown in the current market: four, or six in Step 3.
@@ -106,6 +107,7 @@ class Block:
 
 
 _NONE: dict[int, Action] = {}
+_NO_MARKET: list[int] = []
 _INT8 = np.dtype(np.int8)
 _frombuffer = np.frombuffer
 
@@ -147,7 +149,7 @@ class EncodedLegal:
         if self._power is not None:
             plants, burn = self._power[index]
             return Action("power", 0, 0, "", -1, plants, burn)
-        # done, buy and build are fixed actions: what is left is an open or a bid
+        # pass, done, buy and build are fixed actions: what is left is an open or a bid
         return self._codec.auction_action(index, self._market, self._bid)
 
     @property
@@ -227,8 +229,9 @@ class ActionCodec:
         self._build_actions = tuple(Action.build(name) for name in self.cities)
         self._buy_actions = tuple(Action.buy(r, n) for r, size in enumerate(self.track_sizes)
                                   for n in range(1, size + 1))
-        #: index -> its action where that is the same in every game (done, buy, build), else None
+        #: index -> its action where that is the same in every game (pass, done, buy, build), else None
         self.fixed_actions: list[Action | None] = [None] * self.size
+        self.fixed_actions[self.PASS] = Action.pass_()
         self.fixed_actions[self.DONE] = Action.done()
         self.fixed_actions[self.BUY:self.BUILD] = self._buy_actions
         self.fixed_actions[self.BUILD:self.POWER] = self._build_actions
@@ -333,7 +336,7 @@ class ActionCodec:
         encodes the engine's ``legal_actions()`` one by one.
         """
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            legal = EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
             if out is None:
                 legal.mask = _frombuffer(bytearray(self._zeros), _INT8)
             else:
@@ -362,12 +365,10 @@ class ActionCodec:
             legal = self._legal_buy(state, seat, flags)
         elif phase == BUREAUCRACY_PHASE:
             legal = self._legal_power(state, seat, flags)
+        elif state.discard_seat < 0:
+            legal = self._legal_auction(state, seat, flags)
         else:
-            ranges = auction_ranges(state)
-            if ranges is not None:
-                legal = self._legal_auction(state, ranges, flags)
-            else:
-                legal = self._legal_listed(state, seat, flags)
+            legal = self._legal_listed(state, seat, flags)
         # the mask's memory is ``flags`` (writable)
         legal.mask = _frombuffer(flags, _INT8) if out is None else out
         return legal
@@ -377,7 +378,7 @@ class ActionCodec:
         the engine's ``legal_actions()`` encoded one by one (the oracle of the fast paths)."""
         flags = bytearray(self._zeros)
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            legal = EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
         else:
             legal = self._legal_listed(state, seat, flags)
         legal.mask = _frombuffer(flags, _INT8)
@@ -398,7 +399,7 @@ class ActionCodec:
                 flags[i] = 1
             else:
                 left_out += 1
-        return EncodedLegal(self, None, explicit, [], 0, left_out)
+        return EncodedLegal(self, None, explicit, _NO_MARKET, 0, left_out)
 
     def _legal_build(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``building.legal`` as mask indices: done, and every city in play with a free slot
@@ -423,7 +424,7 @@ class ActionCodec:
                     n = len(here)
                     if n < step and prices[n] + reach[city] <= money and seat not in here:
                         flags[base + city] = 1
-        return EncodedLegal(self, None, _NONE, [], 0, 0)
+        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
 
     def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
@@ -433,7 +434,7 @@ class ActionCodec:
             if n:
                 first = self._buy_base[r] + 1
                 flags[first:first + n] = self._ones[:n]
-        return EncodedLegal(self, None, _NONE, [], 0, 0)
+        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
 
     def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
@@ -448,7 +449,7 @@ class ActionCodec:
             found = self._power_memo[key] = self._power_options(state, seat, hand)
         first, run, where, left_out = found
         flags[first:first + len(run)] = run
-        return EncodedLegal(self, None, _NONE, [], 0, left_out, where)
+        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, left_out, where)
 
     def _power_options(self, state: GameState, seat: int,
                        hand: tuple[int, ...]) -> tuple[int, bytes, dict[int, Any], int]:
@@ -477,51 +478,63 @@ class ActionCodec:
             run[i - first] = 1
         return first, bytes(run), where, left_out
 
-    def _legal_auction(self, state: GameState, ranges: AuctionRanges,
-                       flags: bytearray | memoryview) -> EncodedLegal:
-        market = ranges.market
-        width = self.bid_width
-        left_out = 0
-        explicit: dict[int, Action] = {}
-        ones = self._ones
+    def _legal_auction(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
+        """The auction's legal bids as runs of indices: the ranges of
+        :func:`~powergrid.rl.auction_ranges.auction_ranges`, read from the state here (no
+        ranges object: this runs on every auction decision)."""
         cap = self.bid_cap
-        if ranges.can_pass:
-            flags[self.PASS] = 1
-            explicit[self.PASS] = Action.pass_()
-        for slot, lo, hi in ranges.opens:
-            base = self.OPEN + slot * width
-            if self.compact:
-                plant = market[slot]
-                count = 0
-                for k, off in enumerate(OPEN_OFFSETS):
-                    if lo <= plant + off <= hi:
-                        flags[base + k] = 1
-                        count += 1
-                left_out += hi - lo + 1 - count
-            else:
-                top = hi if hi < cap else cap
-                if lo <= top:
-                    flags[base + lo:base + top + 1] = ones[:top + 1 - lo]
-                    left_out += hi - top
-                elif hi >= lo:
-                    left_out += hi - lo + 1
-        if ranges.bids is not None:
-            lo, hi = ranges.bids
+        money = state.money[seat]
+        flags[self.PASS] = 1  # (pass is a fixed action)
+        if state.auc_plant:  # a running auction: raise to any amount one can pay, or pass
+            bid = state.auc_bid
+            if money <= bid:
+                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, 0)
+            lo = bid + 1
             if self.compact:
                 count = 0
                 for k, r in enumerate(BID_RAISES):
-                    if lo <= state.auc_bid + r <= hi:
+                    if lo <= bid + r <= money:
                         flags[self.BID + k] = 1
                         count += 1
-                left_out += hi - lo + 1 - count
+                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - bid - count)
+            top = money if money < cap else cap
+            if lo <= top:
+                start = self.BID
+                flags[start + lo:start + top + 1] = self._ones[:top + 1 - lo]
+                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - top)
+            return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - lo + 1)
+        # opening: any plant one can afford, at any amount from its number to one's money (only
+        # its number for the last player still to buy); passing after round 1 or when one can
+        # afford nothing
+        market = state.current_market()
+        alone = state.auc_done | 1 << seat == (1 << len(state.money)) - 1
+        width = self.bid_width
+        ones = self._ones
+        left_out = 0
+        opened = False
+        for slot, plant in enumerate(market):
+            if plant > money:
+                continue
+            opened = True
+            hi = plant if alone else money
+            base = self.OPEN + slot * width
+            if self.compact:
+                count = 0
+                for k, off in enumerate(OPEN_OFFSETS):
+                    if plant + off <= hi:
+                        flags[base + k] = 1
+                        count += 1
+                left_out += hi - plant + 1 - count
             else:
                 top = hi if hi < cap else cap
-                if lo <= top:
-                    flags[self.BID + lo:self.BID + top + 1] = ones[:top + 1 - lo]
+                if plant <= top:
+                    flags[base + plant:base + top + 1] = ones[:top + 1 - plant]
                     left_out += hi - top
-                elif hi >= lo:
-                    left_out += hi - lo + 1
-        return EncodedLegal(self, None, explicit, market, state.auc_bid, left_out)
+                else:
+                    left_out += hi - plant + 1
+        if opened and state.round <= 1:
+            flags[self.PASS] = 0
+        return EncodedLegal(self, None, _NONE, market, state.auc_bid, left_out)
 
     def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:
         """The action behind a legal index of the blocks whose masks are written without
