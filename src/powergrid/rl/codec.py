@@ -108,6 +108,10 @@ class Block:
 
 _NONE: dict[int, Action] = {}
 _NO_MARKET: list[int] = []
+_CHEAPEST_SLOT = min(SLOT_PRICES)
+_NOTHING = (0, 0, 0, 0)
+#: what an ActionCodec keeps only as a cache
+_MEMOS = ("_power_memo", "_buy_blocks", "_by_reach")
 _INT8 = np.dtype(np.int8)
 _frombuffer = np.frombuffer
 
@@ -238,18 +242,25 @@ class ActionCodec:
         #: (hand, resources) -> (first mask index, mask bytes from there, index -> power action,
         #: unencodable count)
         self._power_memo: dict[Any, tuple[int, bytes, dict[int, Any], int]] = {}
+        #: units of each resource one can buy -> the buy block of the mask
+        self._buy_blocks: dict[tuple[int, int, int, int], bytes] = {}
+        #: id of a network's connection costs -> (those costs, the cities in play by cost)
+        self._by_reach: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         # A mask is written as bytes (a bytearray write costs a tenth of a NumPy item write)
         # and made an array once: these are the all-0 mask and runs of 1s to copy from.
         self._zeros = bytes(self.size)
         self._ones = b"\x01" * self.size
 
     def __getstate__(self) -> dict[str, Any]:
-        # the memo of power options is a cache: pickles and copies start without it
-        return {k: v for k, v in self.__dict__.items() if k != "_power_memo"}
+        # the memos (power options, buy blocks, cities by connection cost) are caches: pickles
+        # and copies start without them
+        return {k: v for k, v in self.__dict__.items() if k not in _MEMOS}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
         self._power_memo = {}
+        self._buy_blocks = {}
+        self._by_reach = {}
 
     # ------------------------------------------------------------------ encoding
     def encode(self, view: GameView | GameState, action: Action, seat: int | None = None) -> int:
@@ -419,10 +430,22 @@ class ActionCodec:
                     if n < step and prices[n] <= money and seat not in here:
                         flags[base + city] = 1
             else:
-                for city in state.scn.board.in_play:
+                # the cities in play, cheapest connection first: past the first one whose
+                # connection alone leaves less than the cheapest slot, none can be paid for
+                order = self._by_reach.get(id(reach))
+                if order is None or order[0] is not reach:
+                    if len(self._by_reach) > 1_000:
+                        self._by_reach.clear()
+                    order = self._by_reach[id(reach)] = (
+                        reach, sorted(state.scn.board.in_play, key=reach.__getitem__))
+                limit = money - _CHEAPEST_SLOT
+                for city in order[1]:
+                    connection = reach[city]
+                    if connection > limit:
+                        break
                     here = houses[city]
                     n = len(here)
-                    if n < step and prices[n] + reach[city] <= money and seat not in here:
+                    if n < step and prices[n] + connection <= money and seat not in here:
                         flags[base + city] = 1
         return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
 
@@ -430,10 +453,15 @@ class ActionCodec:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
         market and money allow, and done."""
         flags[self.DONE] = 1
-        for r, n in enumerate(most_affordable(state, seat)):
-            if n:
-                first = self._buy_base[r] + 1
-                flags[first:first + n] = self._ones[:n]
+        counts = most_affordable(state, seat)
+        if counts != _NOTHING:
+            block = self._buy_blocks.get(counts)
+            if block is None:
+                if len(self._buy_blocks) > 20_000:
+                    self._buy_blocks.clear()
+                block = self._buy_blocks[counts] = b"".join(
+                    b"\x01" * n + bytes(size - n) for n, size in zip(counts, self.track_sizes, strict=True))
+            flags[self.BUY:self.BUILD] = block
         return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
 
     def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
