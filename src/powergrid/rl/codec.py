@@ -123,24 +123,32 @@ class EncodedLegal:
     makes a mask over hundreds of legal bids cheap.
     """
 
-    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_power", "_actions")
-
     mask: np.ndarray
+    _codec: ActionCodec
+    # What most decisions leave as is (class defaults: a decision's legal actions are made
+    # with only the codec and the mask set, see _plain).
+    #: legal actions left out because the action space cannot express them
+    unencodable = 0
+    #: index -> action, for the indices no fixed or implicit action covers
+    _explicit: dict[int, Action] = _NONE
+    #: the current market and bid an open or bid index is decoded in
+    _market: list[int] = _NO_MARKET
+    _bid = 0
+    #: power index -> (plants run, resources burned), made into actions when decoded
+    _power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None
+    _actions: list[Action] | None = None
 
     def __init__(self, codec: ActionCodec, mask: np.ndarray | None, explicit: dict[int, Action],
                  market: list[int], bid: int, unencodable: int,
                  power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None) -> None:
         if mask is not None:  # else ActionCodec.legal_in sets it
             self.mask = mask
-        #: legal actions left out because the action space cannot express them
         self.unencodable = unencodable
         self._codec = codec
         self._explicit = explicit
         self._market = market
         self._bid = bid
-        #: power index -> (plants run, resources burned), made into actions when decoded
         self._power = power
-        self._actions: list[Action] | None = None
 
     def action(self, index: int) -> Action:
         """The engine action behind a legal index (no check: use :meth:`ActionCodec.decode`)."""
@@ -168,12 +176,20 @@ class EncodedLegal:
         return self._actions
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__ if k != "_actions"}
+        return {k: v for k, v in self.__dict__.items() if k != "_actions"}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        for k, v in data.items():
-            object.__setattr__(self, k, v)
-        self._actions = None
+        self.__dict__.update(data)
+
+
+_new = object.__new__
+
+
+def _plain(codec: ActionCodec) -> EncodedLegal:
+    """A decision's legal actions with nothing but the codec set (the mask is set after)."""
+    legal: EncodedLegal = _new(EncodedLegal)
+    legal._codec = codec
+    return legal
 
 
 class ActionCodec:
@@ -347,7 +363,7 @@ class ActionCodec:
         encodes the engine's ``legal_actions()`` one by one.
         """
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
+            legal = _plain(self)
             if out is None:
                 legal.mask = _frombuffer(bytearray(self._zeros), _INT8)
             else:
@@ -389,7 +405,7 @@ class ActionCodec:
         the engine's ``legal_actions()`` encoded one by one (the oracle of the fast paths)."""
         flags = bytearray(self._zeros)
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
+            legal = _plain(self)
         else:
             legal = self._legal_listed(state, seat, flags)
         legal.mask = _frombuffer(flags, _INT8)
@@ -447,7 +463,7 @@ class ActionCodec:
                     n = len(here)
                     if n < step and prices[n] + connection <= money and seat not in here:
                         flags[base + city] = 1
-        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
+        return _plain(self)
 
     def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
@@ -462,7 +478,7 @@ class ActionCodec:
                 block = self._buy_blocks[counts] = b"".join(
                     b"\x01" * n + bytes(size - n) for n, size in zip(counts, self.track_sizes, strict=True))
             flags[self.BUY:self.BUILD] = block
-        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, 0)
+        return _plain(self)
 
     def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
@@ -477,7 +493,10 @@ class ActionCodec:
             found = self._power_memo[key] = self._power_options(state, seat, hand)
         first, run, where, left_out = found
         flags[first:first + len(run)] = run
-        return EncodedLegal(self, None, _NONE, _NO_MARKET, 0, left_out, where)
+        legal = _plain(self)
+        legal.unencodable = left_out
+        legal._power = where
+        return legal
 
     def _power_options(self, state: GameState, seat: int,
                        hand: tuple[int, ...]) -> tuple[int, bytes, dict[int, Any], int]:
@@ -515,8 +534,10 @@ class ActionCodec:
         flags[self.PASS] = 1  # (pass is a fixed action)
         if state.auc_plant:  # a running auction: raise to any amount one can pay, or pass
             bid = state.auc_bid
+            legal = _plain(self)
+            legal._bid = bid
             if money <= bid:
-                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, 0)
+                return legal
             lo = bid + 1
             if self.compact:
                 count = 0
@@ -524,13 +545,17 @@ class ActionCodec:
                     if lo <= bid + r <= money:
                         flags[self.BID + k] = 1
                         count += 1
-                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - bid - count)
-            top = money if money < cap else cap
-            if lo <= top:
-                start = self.BID
-                flags[start + lo:start + top + 1] = self._ones[:top + 1 - lo]
-                return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - top)
-            return EncodedLegal(self, None, _NONE, _NO_MARKET, bid, money - lo + 1)
+                legal.unencodable = money - bid - count
+            else:
+                top = money if money < cap else cap
+                if lo <= top:
+                    start = self.BID
+                    flags[start + lo:start + top + 1] = self._ones[:top + 1 - lo]
+                    if money > top:
+                        legal.unencodable = money - top
+                else:
+                    legal.unencodable = money - lo + 1
+            return legal
         # opening: any plant one can afford, at any amount from its number to one's money (only
         # its number for the last player still to buy); passing after round 1 or when one can
         # afford nothing
@@ -562,7 +587,12 @@ class ActionCodec:
                     left_out += hi - plant + 1
         if opened and state.round <= 1:
             flags[self.PASS] = 0
-        return EncodedLegal(self, None, _NONE, market, state.auc_bid, left_out)
+        legal = _plain(self)
+        legal._market = market
+        legal._bid = state.auc_bid
+        if left_out:
+            legal.unencodable = left_out
+        return legal
 
     def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:
         """The action behind a legal index of the blocks whose masks are written without
