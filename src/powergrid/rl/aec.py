@@ -212,8 +212,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,
-        # from the seat's kept parts (the encoder's value, byte for byte).
-        obs = {"observation": self._observer.encode(game, self._seat_obs[seat], self._to_act),
+        # from the seat's kept parts (the encoder's value, byte for byte), and copied out.
+        obs = {"observation": self._observer.update(game, self._seat_obs[seat], self._to_act).copy(),
                "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
