@@ -2,11 +2,11 @@
 
 The codec knows the shapes of actions, never the rules: which actions are legal comes from
 the engine (``legal_actions()``, or for the long runs of auction bids the ranges of
-:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``; the
-masks written from each phase's structure are held equal to ``legal_actions()`` encoded one by
-one). An index
-names an action relative to what the seat sees — "plant slot 2 of the current market", "the
-second plant in my hand" — so one policy output means the same thing in every game.
+:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``; the masks
+written from each phase's structure are held equal to ``legal_actions()`` encoded one by one).
+An index names an action relative to what the seat sees — "plant slot 2 of the current
+market", "the second plant in my hand" — so one policy output means the same thing in every
+game.
 
 Blocks, in index order (``ActionCodec.blocks`` gives the exact ranges)::
 
