@@ -58,6 +58,52 @@ def test_aec_info_views_held_across_steps_keep_their_moment() -> None:
         assert info["view"].to_dict(include_log=False) == then
 
 
+def test_aec_observations_and_masks_held_keep_their_values() -> None:
+    """A returned observation or mask is the caller's: held as the dict, as the arrays, as a
+    slice or memoryview of them, or through encoded_legal(), each keeps the values it was
+    handed out with, and what a caller does to arrays it lets go changes no later one."""
+    env = rl.raw_env(map="germany", players=3, seed=8)
+    env.reset()
+    rng = np.random.default_rng(8)
+    held: list[tuple[object, np.ndarray, np.ndarray]] = []
+    for step in range(300):
+        if env.terminations[env.agent_selection]:
+            break
+        obs = env.observe(env.agent_selection)
+        # right, whatever was done to the arrays let go before
+        assert np.array_equal(obs["observation"], env.encoder.encode(env.game, env.game.current_player))
+        assert np.array_equal(obs["action_mask"], rl.legal_mask(env.game))
+        copies = (obs["observation"].copy(), obs["action_mask"].copy())
+        kind = step % 7
+        if kind == 0:
+            held.append((obs, *copies))
+        elif kind == 1:
+            held.append((obs["observation"], copies[0], copies[0]))
+        elif kind == 2:
+            held.append((obs["action_mask"][3:], copies[1][3:], copies[1][3:]))
+        elif kind == 3:
+            held.append((memoryview(obs["observation"]), copies[0], copies[0]))
+        elif kind == 4:
+            held.append((env.encoded_legal(), copies[1], copies[1]))
+        index = _random_index(obs, rng)
+        # what a caller may do to arrays it then lets go
+        obs["observation"][:] = -1.0
+        if kind in (0, 1, 3):
+            obs["observation"][:] = copies[0]
+        if kind in (5, 6):
+            obs["action_mask"][:] = 1
+        del obs
+        env.step(index)
+    for kept, value, other in held:
+        if isinstance(kept, dict):
+            assert np.array_equal(kept["observation"], value)
+            assert np.array_equal(kept["action_mask"], other)
+        elif isinstance(kept, rl.EncodedLegal):
+            assert np.array_equal(kept.mask, value)
+        else:
+            assert np.array_equal(np.asarray(kept), value)
+
+
 def test_aec_illegal_action_raises_by_name_or_terminates() -> None:
     env = rl.raw_env(seed=3)
     env.reset()

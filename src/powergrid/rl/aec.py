@@ -122,6 +122,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         self.illegal_action = illegal_action
         self.render_mode = check_render_mode(render_mode)
         self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
+        self._size = self.codec.size
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
         self._observer = IncrementalEncoder(self.encoder)
         self._seat_obs = [self._observer.seat_observation(s) for s in range(players)]
@@ -188,6 +189,13 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self._legal = self.codec.legal_in(game, seat)
         return self._legal
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``: the observation, cumulative reward, terminated, truncated and
+        info of the agent to act."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         cached = self._obs_cache.get(seat)
@@ -204,8 +212,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         else:
             mask = np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly,
-        # from the seat's kept parts (the encoder's value, byte for byte).
-        obs = {"observation": self._observer.encode(game, self._seat_obs[seat], self._to_act),
+        # from the seat's kept parts (the encoder's value, byte for byte), and copied out.
+        obs = {"observation": self._observer.update(game, self._seat_obs[seat], self._to_act).copy(),
                "action_mask": mask}
         self._obs_cache[seat] = obs
         return obs
@@ -226,9 +234,12 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = 0.0
             self._paid = False
         try:
-            if action is None:
+            if type(action) is int and 0 <= action < self._size and legal.mask.item(action):
+                chosen = legal.action(action)  # (decode's checks, for a plain index)
+            elif action is None:
                 raise IllegalEncodedAction(-1, "None", "is not an action: the agent must act")
-            chosen = self.codec.decode(action, legal)
+            else:
+                chosen = self.codec.decode(action, legal)
         except IllegalEncodedAction as error:
             if self.illegal_action == "raise":
                 raise

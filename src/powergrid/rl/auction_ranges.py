@@ -7,6 +7,9 @@ afford at any amount from the plant's number to its money (only the number when 
 player still to buy, and passing only after round 1 or when it can afford nothing); in a running
 auction the player to act may raise to any amount it can pay, or pass. ``tests/rl`` holds these
 ranges equal to ``legal_actions()`` over random games of every player count.
+
+``ActionCodec`` writes its auction masks from the same runs, read straight from the state (no
+ranges object on that path: it runs on every auction decision).
 """
 
 from __future__ import annotations

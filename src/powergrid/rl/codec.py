@@ -1,10 +1,12 @@
 """The fixed ``Discrete`` action space: every legal engine action as one integer, and back.
 
 The codec knows the shapes of actions, never the rules: which actions are legal comes from
-the engine (``legal_actions()``, or for the long runs of auction bids the ranges in
-:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``). An index
-names an action relative to what the seat sees — "plant slot 2 of the current market", "the
-second plant in my hand" — so one policy output means the same thing in every game.
+the engine (``legal_actions()``, or for the long runs of auction bids the ranges of
+:mod:`powergrid.rl.auction_ranges`, which a test holds equal to ``legal_actions()``; the masks
+written from each phase's structure are held equal to ``legal_actions()`` encoded one by one).
+An index names an action relative to what the seat sees — "plant slot 2 of the current
+market", "the second plant in my hand" — so one policy output means the same thing in every
+game.
 
 Blocks, in index order (``ActionCodec.blocks`` gives the exact ranges)::
 
@@ -48,7 +50,6 @@ from ..rules.phase import BUILD as BUILD_PHASE
 from ..rules.phase import BUREAUCRACY as BUREAUCRACY_PHASE
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from ..rules.purchase import most_affordable
-from .auction_ranges import AuctionRanges, auction_ranges
 from .views import seen_state
 
 #: Plants shown in the current market: four, or six in Step 3.
@@ -106,6 +107,11 @@ class Block:
 
 
 _NONE: dict[int, Action] = {}
+_NO_MARKET: list[int] = []
+_CHEAPEST_SLOT = min(SLOT_PRICES)
+_NOTHING = (0, 0, 0, 0)
+#: what an ActionCodec keeps only as a cache
+_MEMOS = ("_power_memo", "_buy_blocks", "_by_reach")
 _INT8 = np.dtype(np.int8)
 _frombuffer = np.frombuffer
 
@@ -117,24 +123,32 @@ class EncodedLegal:
     makes a mask over hundreds of legal bids cheap.
     """
 
-    __slots__ = ("mask", "unencodable", "_codec", "_explicit", "_market", "_bid", "_power", "_actions")
-
     mask: np.ndarray
+    _codec: ActionCodec
+    # What most decisions leave as is (class defaults: a decision's legal actions are made
+    # with only the codec and the mask set, see _plain).
+    #: legal actions left out because the action space cannot express them
+    unencodable = 0
+    #: index -> action, for the indices no fixed or implicit action covers
+    _explicit: dict[int, Action] = _NONE
+    #: the current market and bid an open or bid index is decoded in
+    _market: list[int] = _NO_MARKET
+    _bid = 0
+    #: power index -> (plants run, resources burned), made into actions when decoded
+    _power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None
+    _actions: list[Action] | None = None
 
     def __init__(self, codec: ActionCodec, mask: np.ndarray | None, explicit: dict[int, Action],
                  market: list[int], bid: int, unencodable: int,
                  power: dict[int, tuple[tuple[int, ...], tuple[int, int, int, int]]] | None = None) -> None:
         if mask is not None:  # else ActionCodec.legal_in sets it
             self.mask = mask
-        #: legal actions left out because the action space cannot express them
         self.unencodable = unencodable
         self._codec = codec
         self._explicit = explicit
         self._market = market
         self._bid = bid
-        #: power index -> (plants run, resources burned), made into actions when decoded
         self._power = power
-        self._actions: list[Action] | None = None
 
     def action(self, index: int) -> Action:
         """The engine action behind a legal index (no check: use :meth:`ActionCodec.decode`)."""
@@ -147,7 +161,7 @@ class EncodedLegal:
         if self._power is not None:
             plants, burn = self._power[index]
             return Action("power", 0, 0, "", -1, plants, burn)
-        # done, buy and build are fixed actions: what is left is an open or a bid
+        # pass, done, buy and build are fixed actions: what is left is an open or a bid
         return self._codec.auction_action(index, self._market, self._bid)
 
     @property
@@ -162,12 +176,20 @@ class EncodedLegal:
         return self._actions
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__slots__ if k != "_actions"}
+        return {k: v for k, v in self.__dict__.items() if k != "_actions"}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        for k, v in data.items():
-            object.__setattr__(self, k, v)
-        self._actions = None
+        self.__dict__.update(data)
+
+
+_new = object.__new__
+
+
+def _plain(codec: ActionCodec) -> EncodedLegal:
+    """A decision's legal actions with nothing but the codec set (the mask is set after)."""
+    legal: EncodedLegal = _new(EncodedLegal)
+    legal._codec = codec
+    return legal
 
 
 class ActionCodec:
@@ -227,26 +249,34 @@ class ActionCodec:
         self._build_actions = tuple(Action.build(name) for name in self.cities)
         self._buy_actions = tuple(Action.buy(r, n) for r, size in enumerate(self.track_sizes)
                                   for n in range(1, size + 1))
-        #: index -> its action where that is the same in every game (done, buy, build), else None
+        #: index -> its action where that is the same in every game (pass, done, buy, build), else None
         self.fixed_actions: list[Action | None] = [None] * self.size
+        self.fixed_actions[self.PASS] = Action.pass_()
         self.fixed_actions[self.DONE] = Action.done()
         self.fixed_actions[self.BUY:self.BUILD] = self._buy_actions
         self.fixed_actions[self.BUILD:self.POWER] = self._build_actions
         #: (hand, resources) -> (first mask index, mask bytes from there, index -> power action,
         #: unencodable count)
         self._power_memo: dict[Any, tuple[int, bytes, dict[int, Any], int]] = {}
+        #: units of each resource one can buy -> the buy block of the mask
+        self._buy_blocks: dict[tuple[int, int, int, int], bytes] = {}
+        #: id of a network's connection costs -> (those costs, the cities in play by cost)
+        self._by_reach: dict[int, tuple[tuple[int, ...], list[int]]] = {}
         # A mask is written as bytes (a bytearray write costs a tenth of a NumPy item write)
         # and made an array once: these are the all-0 mask and runs of 1s to copy from.
         self._zeros = bytes(self.size)
         self._ones = b"\x01" * self.size
 
     def __getstate__(self) -> dict[str, Any]:
-        # the memo of power options is a cache: pickles and copies start without it
-        return {k: v for k, v in self.__dict__.items() if k != "_power_memo"}
+        # the memos (power options, buy blocks, cities by connection cost) are caches: pickles
+        # and copies start without them
+        return {k: v for k, v in self.__dict__.items() if k not in _MEMOS}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
         self._power_memo = {}
+        self._buy_blocks = {}
+        self._by_reach = {}
 
     # ------------------------------------------------------------------ encoding
     def encode(self, view: GameView | GameState, action: Action, seat: int | None = None) -> int:
@@ -333,7 +363,7 @@ class ActionCodec:
         encodes the engine's ``legal_actions()`` one by one.
         """
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            legal = _plain(self)
             if out is None:
                 legal.mask = _frombuffer(bytearray(self._zeros), _INT8)
             else:
@@ -362,12 +392,10 @@ class ActionCodec:
             legal = self._legal_buy(state, seat, flags)
         elif phase == BUREAUCRACY_PHASE:
             legal = self._legal_power(state, seat, flags)
+        elif state.discard_seat < 0:
+            legal = self._legal_auction(state, seat, flags)
         else:
-            ranges = auction_ranges(state)
-            if ranges is not None:
-                legal = self._legal_auction(state, ranges, flags)
-            else:
-                legal = self._legal_listed(state, seat, flags)
+            legal = self._legal_listed(state, seat, flags)
         # the mask's memory is ``flags`` (writable)
         legal.mask = _frombuffer(flags, _INT8) if out is None else out
         return legal
@@ -377,7 +405,7 @@ class ActionCodec:
         the engine's ``legal_actions()`` encoded one by one (the oracle of the fast paths)."""
         flags = bytearray(self._zeros)
         if state.current_player != seat:
-            legal = EncodedLegal(self, None, _NONE, [], 0, 0)
+            legal = _plain(self)
         else:
             legal = self._legal_listed(state, seat, flags)
         legal.mask = _frombuffer(flags, _INT8)
@@ -398,7 +426,7 @@ class ActionCodec:
                 flags[i] = 1
             else:
                 left_out += 1
-        return EncodedLegal(self, None, explicit, [], 0, left_out)
+        return EncodedLegal(self, None, explicit, _NO_MARKET, 0, left_out)
 
     def _legal_build(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``building.legal`` as mask indices: done, and every city in play with a free slot
@@ -418,22 +446,39 @@ class ActionCodec:
                     if n < step and prices[n] <= money and seat not in here:
                         flags[base + city] = 1
             else:
-                for city in state.scn.board.in_play:
+                # the cities in play, cheapest connection first: past the first one whose
+                # connection alone leaves less than the cheapest slot, none can be paid for
+                order = self._by_reach.get(id(reach))
+                if order is None or order[0] is not reach:
+                    if len(self._by_reach) > 1_000:
+                        self._by_reach.clear()
+                    order = self._by_reach[id(reach)] = (
+                        reach, sorted(state.scn.board.in_play, key=reach.__getitem__))
+                limit = money - _CHEAPEST_SLOT
+                for city in order[1]:
+                    connection = reach[city]
+                    if connection > limit:
+                        break
                     here = houses[city]
                     n = len(here)
-                    if n < step and prices[n] + reach[city] <= money and seat not in here:
+                    if n < step and prices[n] + connection <= money and seat not in here:
                         flags[base + city] = 1
-        return EncodedLegal(self, None, _NONE, [], 0, 0)
+        return _plain(self)
 
     def _legal_buy(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``purchase.legal`` as slices: 1..n units of each resource, n as many as storage,
         market and money allow, and done."""
         flags[self.DONE] = 1
-        for r, n in enumerate(most_affordable(state, seat)):
-            if n:
-                first = self._buy_base[r] + 1
-                flags[first:first + n] = self._ones[:n]
-        return EncodedLegal(self, None, _NONE, [], 0, 0)
+        counts = most_affordable(state, seat)
+        if counts != _NOTHING:
+            block = self._buy_blocks.get(counts)
+            if block is None:
+                if len(self._buy_blocks) > 20_000:
+                    self._buy_blocks.clear()
+                block = self._buy_blocks[counts] = b"".join(
+                    b"\x01" * n + bytes(size - n) for n, size in zip(counts, self.track_sizes, strict=True))
+            flags[self.BUY:self.BUILD] = block
+        return _plain(self)
 
     def _legal_power(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
         """``bureaucracy.legal`` as indices, from the engine's power options; the actions are made
@@ -448,7 +493,10 @@ class ActionCodec:
             found = self._power_memo[key] = self._power_options(state, seat, hand)
         first, run, where, left_out = found
         flags[first:first + len(run)] = run
-        return EncodedLegal(self, None, _NONE, [], 0, left_out, where)
+        legal = _plain(self)
+        legal.unencodable = left_out
+        legal._power = where
+        return legal
 
     def _power_options(self, state: GameState, seat: int,
                        hand: tuple[int, ...]) -> tuple[int, bytes, dict[int, Any], int]:
@@ -477,51 +525,74 @@ class ActionCodec:
             run[i - first] = 1
         return first, bytes(run), where, left_out
 
-    def _legal_auction(self, state: GameState, ranges: AuctionRanges,
-                       flags: bytearray | memoryview) -> EncodedLegal:
-        market = ranges.market
-        width = self.bid_width
-        left_out = 0
-        explicit: dict[int, Action] = {}
-        ones = self._ones
+    def _legal_auction(self, state: GameState, seat: int, flags: bytearray | memoryview) -> EncodedLegal:
+        """The auction's legal bids as runs of indices: the ranges of
+        :func:`~powergrid.rl.auction_ranges.auction_ranges`, read from the state here (no
+        ranges object: this runs on every auction decision)."""
         cap = self.bid_cap
-        if ranges.can_pass:
-            flags[self.PASS] = 1
-            explicit[self.PASS] = Action.pass_()
-        for slot, lo, hi in ranges.opens:
-            base = self.OPEN + slot * width
-            if self.compact:
-                plant = market[slot]
-                count = 0
-                for k, off in enumerate(OPEN_OFFSETS):
-                    if lo <= plant + off <= hi:
-                        flags[base + k] = 1
-                        count += 1
-                left_out += hi - lo + 1 - count
-            else:
-                top = hi if hi < cap else cap
-                if lo <= top:
-                    flags[base + lo:base + top + 1] = ones[:top + 1 - lo]
-                    left_out += hi - top
-                elif hi >= lo:
-                    left_out += hi - lo + 1
-        if ranges.bids is not None:
-            lo, hi = ranges.bids
+        money = state.money[seat]
+        flags[self.PASS] = 1  # (pass is a fixed action)
+        if state.auc_plant:  # a running auction: raise to any amount one can pay, or pass
+            bid = state.auc_bid
+            legal = _plain(self)
+            legal._bid = bid
+            if money <= bid:
+                return legal
+            lo = bid + 1
             if self.compact:
                 count = 0
                 for k, r in enumerate(BID_RAISES):
-                    if lo <= state.auc_bid + r <= hi:
+                    if lo <= bid + r <= money:
                         flags[self.BID + k] = 1
                         count += 1
-                left_out += hi - lo + 1 - count
+                legal.unencodable = money - bid - count
+            else:
+                top = money if money < cap else cap
+                if lo <= top:
+                    start = self.BID
+                    flags[start + lo:start + top + 1] = self._ones[:top + 1 - lo]
+                    if money > top:
+                        legal.unencodable = money - top
+                else:
+                    legal.unencodable = money - lo + 1
+            return legal
+        # opening: any plant one can afford, at any amount from its number to one's money (only
+        # its number for the last player still to buy); passing after round 1 or when one can
+        # afford nothing
+        market = state.current_market()
+        alone = state.auc_done | 1 << seat == (1 << len(state.money)) - 1
+        width = self.bid_width
+        ones = self._ones
+        left_out = 0
+        opened = False
+        for slot, plant in enumerate(market):
+            if plant > money:
+                continue
+            opened = True
+            hi = plant if alone else money
+            base = self.OPEN + slot * width
+            if self.compact:
+                count = 0
+                for k, off in enumerate(OPEN_OFFSETS):
+                    if plant + off <= hi:
+                        flags[base + k] = 1
+                        count += 1
+                left_out += hi - plant + 1 - count
             else:
                 top = hi if hi < cap else cap
-                if lo <= top:
-                    flags[self.BID + lo:self.BID + top + 1] = ones[:top + 1 - lo]
+                if plant <= top:
+                    flags[base + plant:base + top + 1] = ones[:top + 1 - plant]
                     left_out += hi - top
-                elif hi >= lo:
-                    left_out += hi - lo + 1
-        return EncodedLegal(self, None, explicit, market, state.auc_bid, left_out)
+                else:
+                    left_out += hi - plant + 1
+        if opened and state.round <= 1:
+            flags[self.PASS] = 0
+        legal = _plain(self)
+        legal._market = market
+        legal._bid = state.auc_bid
+        if left_out:
+            legal.unencodable = left_out
+        return legal
 
     def implicit_action(self, index: int, market: list[int], current_bid: int) -> Action:
         """The action behind a legal index of the blocks whose masks are written without

@@ -7,7 +7,7 @@ resources, the resource market, the auction, the one-hot flags. :meth:`Increment
 compares the inputs with the game's (by value, so copies and pickles of a game or an
 environment stay right), rewrites only the parts that differ, and returns a copy. Between two
 decisions only a few parts change (a bid changes the auction's numbers and who is to act), so
-most of the vector is never touched again; single numbers are written through a
+most of the vector is never touched again; single numbers and parts are written through a
 ``memoryview``, which costs far less than a NumPy call.
 
 The result is :meth:`ObservationEncoder.encode`'s vector byte for byte
@@ -19,6 +19,7 @@ precision, then stored as float32).
 
 from __future__ import annotations
 
+from array import array
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -32,6 +33,12 @@ from .observation import _PLANT_ARRAYS, MARKET_SLOTS, PLANT_FEATURES, Observatio
 _TAKEN = (np.arange(4, dtype=np.float32) / np.float32(3.0)).tolist()
 _NO_PLANT = np.zeros(len(PLANT_FEATURES), dtype=np.float32)
 _POSITIONS = range(1024)
+#: a connection cost under 60 -> its value (cost / 60, in double precision as the encoder divides)
+_CONNECTION = {cost: cost / 60.0 for cost in range(60)}
+
+
+def _zeros_f32(n: int) -> array[float]:
+    return array("f", bytes(4 * n))
 
 
 #: (cap, denominator) -> the scaled value of 0, 1, 2...: ``min(v, cap) / denominator`` as the
@@ -63,7 +70,7 @@ class SeatObservation:
 
     __slots__ = ("seat", "array", "view", "board", "end_cities", "plants", "cities", "market", "step",
                  "round", "money", "powered", "res", "market_res", "supply", "bid", "deck",
-                 "auction_plant", "ones")
+                 "auction_plant", "ones", "unconnected")
 
     def __init__(self, seat: int, size: int, players: int) -> None:
         self.seat = seat
@@ -71,6 +78,8 @@ class SeatObservation:
         self.view = memoryview(self.array)
         self.board: Any = None
         self.end_cities = -1
+        #: per map city, my connection cost's value when it is 60 or more: 1.0 in play, else 0.0
+        self.unconnected: tuple[float, ...] = ()
         self.plants: list[Any] = [None] * players
         self.cities: list[Any] = [None] * players
         self.forget()
@@ -97,6 +106,8 @@ class SeatObservation:
         for name, value in saved.items():
             setattr(self, name, value)
         self.view = memoryview(self.array)
+        if "unconnected" not in saved:  # saved before it was kept
+            self.board = None
 
 
 class IncrementalEncoder:
@@ -116,7 +127,8 @@ class IncrementalEncoder:
         self._market_at = at["market"]
         self._market_size = MARKET_SLOTS * (pf + 2)
         self._in_play = e._in_play_slice
-        self._plant_at = slice(at["auction_plant"], at["auction_plant"] + pf)
+        self._plant_at = at["auction_plant"]
+        self._plant_size = pf
         # Every number's cap and denominator, by position, as the encoder scales it.
         scale = dict(zip(e._scalar_at.tolist(), zip(e._scalar_cap.tolist(), e._scalar_denominator.tolist(),
                                                     strict=True), strict=True))
@@ -233,7 +245,8 @@ class IncrementalEncoder:
                     view[at] = 1.0
             memo.ones = ones
         if plant != memo.auction_plant:
-            memo.array[self._plant_at] = _PLANT_ARRAYS[plant] if plant else _NO_PLANT
+            at = self._plant_at
+            memo.view[at:at + self._plant_size] = _PLANT_ARRAYS[plant] if plant else _NO_PLANT
             memo.auction_plant = plant
         return memo.array
 
@@ -243,11 +256,12 @@ class IncrementalEncoder:
         _, _, template = self.encoder._statics(state)
         memo.array[:] = template
         memo.board, memo.end_cities = state.scn.board, state.scn.end_cities
+        memo.unconnected = tuple(memo.array[self._in_play].tolist())
         memo.forget()
 
     def _write_plants(self, state: GameState, memo: SeatObservation) -> None:
         e = self.encoder
-        arr = memo.array
+        view = memo.view
         n, me = self.players, memo.seat
         size = self._plants_size
         known = memo.plants
@@ -256,7 +270,7 @@ class IncrementalEncoder:
                 continue
             part = e._memoised(("plants", held), lambda held=held: e._plants_part(held))
             o = self._plants_at[(s - me) % n]
-            arr[o:o + size] = part
+            view[o:o + size] = part
         memo.plants = state.plants.copy()
 
     def _write_cities(self, state: GameState, memo: SeatObservation) -> None:
@@ -280,9 +294,15 @@ class IncrementalEncoder:
             count = len(held)
             view[cities_at[s]] = (count if count < cap else cap) / denominator
             if s == me:
-                e = self.encoder
-                part = e._connection_part(state.reach[me], memo.array[self._in_play])
-                memo.array[self._connection_at:self._connection_at + e.cities] = part
+                at = self._connection_at
+                reach = state.reach[me]
+                n_cities = self.encoder.cities
+                if reach is None:
+                    view[at:at + n_cities] = _zeros_f32(n_cities)
+                else:
+                    # min(cost / 60, 1) in play, 0 out of play, as the encoder computes it: a
+                    # city out of play is never reached (its cost is NO_PATH, not in the table)
+                    view[at:at + n_cities] = array("f", map(_CONNECTION.get, reach, memo.unconnected))
         most = max(map(len, state.cities))
         at, cap, denominator = self._most
         view[at] = (most if most < cap else cap) / denominator
@@ -292,7 +312,7 @@ class IncrementalEncoder:
         e = self.encoder
         key = tuple(state.market)
         part = e._memoised(("market", key, state.step), lambda: e._market_part(key, state.current_market()))
-        memo.array[self._market_at:self._market_at + self._market_size] = part
+        memo.view[self._market_at:self._market_at + self._market_size] = part
         memo.market, memo.step = state.market.copy(), state.step
 
     # ------------------------------------------------------------------ numbers that change often
