@@ -168,3 +168,34 @@ def test_on_sqlite_a_taken_lock_sends_the_batch_to_a_thread_and_the_loop_runs_on
     # the connection that met the lock waits for it again next time (its timeout was restored)
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == db.SQLITE_BUSY_TIMEOUT_MS
+
+
+def test_each_written_entry_is_announced_once_in_order(settings: Settings) -> None:
+    """PostgreSQL: one NOTIFY per entry written, sent by one statement for the batch; SQLite: one
+    row per entry in the notices table."""
+    engine = db.make_engine(settings.database_url)
+    db.migrate(engine)
+    postgres = engine.dialect.name == "postgresql"
+    store = Store(engine, notify_channel="group_commit_test" if postgres else None, notices=not postgres)
+    games = two_people_games(store, 5)
+    taken_gid, taken_state = games[1]
+    assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]
+    listener = None
+    if postgres:
+        import psycopg
+
+        listener = psycopg.connect(settings.database_url.replace("+psycopg", ""), autocommit=True)
+        listener.execute("LISTEN group_commit_test")
+    else:
+        with engine.begin() as conn:
+            conn.execute(db.notices.delete())
+    moves = [first_move(gid, state) for gid, state in games]
+    assert store.append_moves(moves) == [True, False, True, True, True]
+    expected = [f"{m.game_id} 1 {m.seat} {m.action}" for i, m in enumerate(moves) if i != 1]
+    if listener is not None:
+        heard = [n.payload for n in listener.notifies(timeout=1.0, stop_after=len(expected))]
+        listener.close()
+    else:
+        with engine.connect() as conn:
+            heard = [r.message for r in conn.execute(select(db.notices.c.message).order_by(db.notices.c.id))]
+    assert heard == expected

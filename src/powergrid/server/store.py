@@ -221,10 +221,11 @@ class Store:
             conn.execute(_INSERT_NOTICE, {"message": payload, "at": time.time()})
 
     def _notify_all(self, conn: Any, payloads: list[str]) -> None:
-        if self.notify_channel:
-            for payload in payloads:
-                conn.exec_driver_sql("SELECT pg_notify(%(ch)s, %(msg)s)",
-                                     {"ch": self.notify_channel, "msg": payload})
+        if self.notify_channel and payloads:
+            # one statement for the batch: each statement is a round trip to the server, and the
+            # thread making it waits for the interpreter again after each
+            conn.exec_driver_sql("SELECT pg_notify(%(ch)s, m) FROM unnest(%(msgs)s::text[]) AS m",
+                                 {"ch": self.notify_channel, "msgs": payloads})
         if self.notices and payloads:
             at = time.time()
             conn.execute(_INSERT_NOTICE, [{"message": payload, "at": at} for payload in payloads])
