@@ -46,7 +46,7 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 def apply(s: GameState, seat: int, action: Action) -> None:
     if action.kind == "done":
-        s.note(("act", seat, action))
+        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
         s.turn += 1
         if s.turn == len(s.money):  # (the player count, without the property)
             rounds.end_build(s)
@@ -61,7 +61,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, _why_not(s, seat, city))
     if price > s.money[seat]:
         raise s.illegal(seat, action, f"it costs {price} and seat {seat} has {s.money[seat]}")
-    s.note(("act", seat, action))
+    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
     s.money[seat] -= price
     s.houses[city] = s.houses[city] + (seat,)
     s.cities[seat] = s.cities[seat] + (city,)
@@ -70,7 +70,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     # (a comprehension: the two-argument min() is several times slower per element)
     s.reach[seat] = row if reach is None else tuple(
         [a if a < b else b for a, b in zip(reach, row, strict=True)])
-    s.note(("paid", seat, price))
+    s._log = (("paid", seat, price), s._log)  # (GameState.note written out: every move logs)
     market.remove_city_count_plants(s)
 
 
