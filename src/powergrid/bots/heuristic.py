@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import compress
+from itertools import accumulate, compress
 from operator import add, itemgetter
 from typing import Any
 
@@ -597,7 +597,7 @@ def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...]
 class _BoardTables:
     """What the bot reads about one board, worked out once per board."""
 
-    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near")
+    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near", "nearest")
 
     def __init__(self, board: Any) -> None:
         in_play: tuple[int, ...] = board.in_play
@@ -611,13 +611,18 @@ class _BoardTables:
         rows = self.rows = tuple(pick(distance[c]) for c in in_play)
         #: per city in play: mean cost to its four nearest neighbours (lower = more central)
         central: dict[int, float] = {}
+        nearest = []
         for i, c in enumerate(in_play):
             others = list(rows[i])
             del others[i]
             others.sort()
             near = others[:4]
             central[c] = sum(near) / len(near)
+            nearest.append(others[0])
         self.central = central
+        #: per position in ``in_play``: the distance to the nearest other city in play (the
+        #: least a house there costs to connect, once a seat has a network)
+        self.nearest = tuple(nearest)
         #: per position in ``in_play``: half the centrality (the weight it has in the build score)
         self.half_central = tuple(0.5 * central[c] for c in in_play)
         #: per city in play: the cities in play at most 12 away (itself included), in play order
@@ -779,7 +784,7 @@ class _Position:
     """One position of everyone's cities (on one board, in one step): the slot price of each
     city in play, and each seat's :class:`_Network`, made when first asked for."""
 
-    __slots__ = ("slots", "networks", "origin")
+    __slots__ = ("slots", "networks", "origin", "least")
 
     def __init__(self, slots: tuple[int, ...], players: int,
                  origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
@@ -789,6 +794,8 @@ class _Position:
         #: that built, the city, its position in play, its slot price now), from which the
         #: other seats' networks are made when first asked for
         self.origin = origin
+        #: see _least_costs (made when first asked for)
+        self.least: list[int] | None = None
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
@@ -874,6 +881,23 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
     return net
 
 
+def _short(s: State, seat: int, count: int, money: int, position: _Position) -> bool:
+    """Whether ``seat`` surely cannot pay for ``count`` more cities now (then the greedy, which
+    would only find that out, need not run): with a network, every city it builds costs at
+    least its slot price plus the distance to its nearest city in play, so ``count`` cities at
+    least the ``count`` least of those sums over the cities with a free slot. False where that
+    does not settle it."""
+    if s.reach[seat] is None:
+        return False  # the first city is connected for nothing
+    least = position.least
+    if least is None:
+        nearest = _tables(s.scn.board).nearest
+        least = position.least = list(accumulate(sorted(
+            [slot + near for slot, near in zip(position.slots, nearest, strict=True) if slot < _NEVER]),
+            initial=0))
+    return count >= len(least) or least[count] > money
+
+
 def _first(totals: list[int], most: int) -> tuple[int, int]:
     """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
     count = len(totals)
@@ -927,7 +951,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
     can = cost = 0
-    if money >= _CHEAPEST * (end - owned):
+    if money >= _CHEAPEST * (end - owned) and not _short(s, seat, end - owned, money, position):
         can, cost = affordable_cities(s, seat, money, end - owned, position)
     if owned + can < end:
         # the seat cannot end it: the rivals' standings do not matter, only whether one can
@@ -948,7 +972,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
             to_end = max(0, end - j_cities)
             useful = max(0, j_power - j_cities)
             # Whether j can reach the end needs the greedy only if j's money could pay for it.
-            may_end = j_money >= _CHEAPEST * to_end
+            may_end = j_money >= _CHEAPEST * to_end and not _short(s, j, to_end, j_money, position)
             totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
                 extra, spent = _first(totals, to_end)
@@ -978,7 +1002,7 @@ def _ends_anyway(s: State, seat: int, end: int, position: _Position) -> bool:
         j = order[-1 - t]
         j_cities = len(cities[j])
         to_end = end - j_cities if end > j_cities else 0
-        if money[j] >= _CHEAPEST * to_end:
+        if money[j] >= _CHEAPEST * to_end and not _short(s, j, to_end, money[j], position):
             extra, _ = _first(cheapest_cities(s, j, money[j], to_end, position), to_end)
             if j_cities + extra >= end:
                 return True
