@@ -165,7 +165,16 @@ class Outlook:
         return value
 
     def max_bid(self, plant: int) -> int:
-        reserve = 8 + 4 * self.step + self.run_cost(plant)
+        # (run_cost written out: every bid and opening asks for several)
+        r, burn = self.fuel[plant]
+        if r >= 0:
+            cost = burn * self.unit[r]
+        elif r == _HYBRID:
+            coal, oil = self.unit[0], self.unit[1]
+            cost = burn * (oil if oil < coal else coal)
+        else:
+            cost = 0.0
+        reserve = 8 + 4 * self.step + cost
         worth = self.gain(plant) - self.style.bid_margin
         spare = self.money - reserve
         return int(spare if spare < worth else worth)
@@ -512,20 +521,6 @@ def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -
     return 0.0
 
 
-def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[int],
-               runs: int = 1) -> tuple[list[int], int]:
-    """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
-    need = [0, 0, 0, 0]
-    hybrid = 0
-    for p in plants:
-        r, burn = fuel[p]
-        if r >= 0:
-            need[r] += burn * runs
-        elif r == _HYBRID:
-            hybrid += burn * runs
-    return need, hybrid
-
-
 def _game_may_end(s: State) -> bool:
     near: int = s.scn.end_cities - 3
     for c in s.cities:  # (a loop: max(map(len, ...)) costs more)
@@ -539,7 +534,9 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     (``most_affordable``): worked out only for the resources wanted."""
     scn = s.scn
     mine = s.plants[seat]
-    held = s.resources_of(seat)
+    res = s.res
+    i = 4 * seat
+    held = (res[i], res[i + 1], res[i + 2], res[i + 3])  # (resources_of written out)
     space = room(held, capacities(scn, mine))
     if not any(space):
         return DONE
@@ -575,14 +572,25 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 
 def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
              held: tuple[int, ...], runs: int) -> list[int]:
-    need, hybrid = _fuel_need(fuel, chosen, runs)
-    n0, n1, n2, n3 = need
+    # units of each resource (hybrid apart) the chosen plants burn in ``runs`` runs
+    n0 = n1 = n2 = n3 = hybrid = 0
+    for p in chosen:
+        r, burn = fuel[p]
+        if r == 0:
+            n0 += burn * runs
+        elif r == 1:
+            n1 += burn * runs
+        elif r == 2:
+            n2 += burn * runs
+        elif r == 3:
+            n3 += burn * runs
+        elif r == _HYBRID:
+            hybrid += burn * runs
     h0, h1, h2, h3 = held
     want = [n0 - h0 if n0 > h0 else 0, n1 - h1 if n1 > h1 else 0,
             n2 - h2 if n2 > h2 else 0, n3 - h3 if n3 > h3 else 0]
     if hybrid:
-        spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
-            held[1] - need[1] if held[1] > need[1] else 0)
+        spare = (h0 - n0 if h0 > n0 else 0) + (h1 - n1 if h1 > n1 else 0)
         short = hybrid - spare if hybrid > spare else 0
         if short:
             coal, oil = s.price(0), s.price(1)
