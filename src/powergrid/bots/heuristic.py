@@ -538,9 +538,8 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     i = 4 * seat
     held = (res[i], res[i + 1], res[i + 2], res[i + 3])  # (resources_of written out)
     space = room(held, capacities(scn, mine))
-    if not any(space):
+    if not (space[0] or space[1] or space[2] or space[3]):
         return DONE
-    owned = len(s.cities[seat])
     yields = scn.plant_cities
     total = 0
     for p in mine:
@@ -548,12 +547,13 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     if _game_may_end(s):
         target = total
     else:
-        target = owned + (2 if s.step == 1 else 3)
+        target = len(s.cities[seat]) + (2 if s.step == 1 else 3)
         if target > scn.end_cities:
             target = scn.end_cities
         if target < 1:
             target = 1
-    chosen = _plants_to_run(s, seat, mine, target, total)
+    # (_plants_to_run's first test written out: most often every plant runs)
+    chosen = mine if total <= target or len(mine) <= 1 else _plants_to_run(s, seat, mine, target, total)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
