@@ -118,8 +118,18 @@ def default_action(game: GameState | GameView, seat: int) -> Action:
     owned = len(s.cities[seat])
     every = options(s, seat)
     # Only the options paid for the most cities compete on the rest (the order is kept).
-    most = max(cities if cities < owned else owned for _, _, cities in every)
-    tied = [o for o in every if (o[2] if o[2] < owned else owned) == most]
+    # (loops: a generator in max() and a comprehension's conditional cost more per option)
+    most = 0
+    for o in every:
+        paid = o[2]
+        if paid > most:
+            most = paid
+    if most > owned:
+        most = owned
+    tied: list[PowerOption] = []
+    for o in every:
+        if o[2] >= most:
+            tied.append(o)
     best = tied[0] if len(tied) == 1 else min(
         tied, key=lambda o: (fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
     return Action.power(best[0], best[1])
