@@ -65,11 +65,20 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     s.money[seat] -= price
     s.houses[city] = s.houses[city] + (seat,)
     s.cities[seat] = s.cities[seat] + (city,)
-    row = s.scn.board.distance[city]
+    board = s.scn.board
+    row = board.distance[city]
     reach = s.reach[seat]
-    # (a comprehension: the two-argument min() is several times slower per element)
-    s.reach[seat] = row if reach is None else tuple(
-        [a if a < b else b for a, b in zip(reach, row, strict=True)])
+    if reach is None:
+        s.reach[seat] = row
+    else:
+        # only the cities in play can come nearer (the others are NO_PATH in every row); a
+        # loop over those, not a comprehension over all (a two-argument min() costs more still)
+        nearer = list(reach)
+        for j in board.in_play:
+            d = row[j]
+            if d < nearer[j]:
+                nearer[j] = d
+        s.reach[seat] = tuple(nearer)
     s._log = (("paid", seat, price), s._log)  # (GameState.note written out: every move logs)
     market.remove_city_count_plants(s)
 
