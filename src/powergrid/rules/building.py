@@ -45,13 +45,14 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 
 def apply(s: GameState, seat: int, action: Action) -> None:
-    if action.kind == "done":
+    kind = action.kind
+    if kind == "done":
         s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
         s.turn += 1
         if s.turn == len(s.money):  # (the player count, without the property)
             rounds.end_build(s)
         return
-    if action.kind != "build":
+    if kind != "build":
         raise s.illegal(seat, action, "build in a city (build <city>) or finish with done")
     city = s.scn.city_by_name.get(action.city)
     if city is None:

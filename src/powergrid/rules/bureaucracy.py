@@ -178,9 +178,12 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, _why_not(s, seat, action))
     s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
     base = 4 * seat
+    burn = action.fuel
+    res = s.res
+    supply = s.supply
     for r in range(4):
-        s.res[base + r] -= action.fuel[r]
-        s.supply[r] += action.fuel[r]
+        res[base + r] -= burn[r]
+        supply[r] += burn[r]
     owned = len(s.cities[seat])
     paid_for = chosen if chosen < owned else owned
     pay = s.scn.catalog.pay(paid_for)

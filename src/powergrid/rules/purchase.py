@@ -47,11 +47,12 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 
 def apply(s: GameState, seat: int, action: Action) -> None:
-    if action.kind == "done":
+    kind = action.kind
+    if kind == "done":
         s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
         _next(s)
         return
-    if action.kind != "buy":
+    if kind != "buy":
         raise s.illegal(seat, action, "buy resources (buy <n> <resource>) or finish with done")
     r, n = action.resource, action.amount
     if not 0 <= r < 4 or n < 1:
