@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import compress
+from itertools import accumulate, compress
 from operator import add, itemgetter
 from typing import Any
 
@@ -165,7 +165,16 @@ class Outlook:
         return value
 
     def max_bid(self, plant: int) -> int:
-        reserve = 8 + 4 * self.step + self.run_cost(plant)
+        # (run_cost written out: every bid and opening asks for several)
+        r, burn = self.fuel[plant]
+        if r >= 0:
+            cost = burn * self.unit[r]
+        elif r == _HYBRID:
+            coal, oil = self.unit[0], self.unit[1]
+            cost = burn * (oil if oil < coal else coal)
+        else:
+            cost = 0.0
+        reserve = 8 + 4 * self.step + cost
         worth = self.gain(plant) - self.style.bid_margin
         spare = self.money - reserve
         return int(spare if spare < worth else worth)
@@ -512,20 +521,6 @@ def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -
     return 0.0
 
 
-def _fuel_need(fuel: dict[int, tuple[int, int]], plants: tuple[int, ...] | list[int],
-               runs: int = 1) -> tuple[list[int], int]:
-    """Units of each resource (hybrid separately) the plants burn in ``runs`` runs."""
-    need = [0, 0, 0, 0]
-    hybrid = 0
-    for p in plants:
-        r, burn = fuel[p]
-        if r >= 0:
-            need[r] += burn * runs
-        elif r == _HYBRID:
-            hybrid += burn * runs
-    return need, hybrid
-
-
 def _game_may_end(s: State) -> bool:
     near: int = s.scn.end_cities - 3
     for c in s.cities:  # (a loop: max(map(len, ...)) costs more)
@@ -539,11 +534,12 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     (``most_affordable``): worked out only for the resources wanted."""
     scn = s.scn
     mine = s.plants[seat]
-    held = s.resources_of(seat)
+    res = s.res
+    i = 4 * seat
+    held = (res[i], res[i + 1], res[i + 2], res[i + 3])  # (resources_of written out)
     space = room(held, capacities(scn, mine))
-    if not any(space):
+    if not (space[0] or space[1] or space[2] or space[3]):
         return DONE
-    owned = len(s.cities[seat])
     yields = scn.plant_cities
     total = 0
     for p in mine:
@@ -551,12 +547,13 @@ def _buy(s: State, seat: int, style: Style) -> Action:
     if _game_may_end(s):
         target = total
     else:
-        target = owned + (2 if s.step == 1 else 3)
+        target = len(s.cities[seat]) + (2 if s.step == 1 else 3)
         if target > scn.end_cities:
             target = scn.end_cities
         if target < 1:
             target = 1
-    chosen = _plants_to_run(s, seat, mine, target, total)
+    # (_plants_to_run's first test written out: most often every plant runs)
+    chosen = mine if total <= target or len(mine) <= 1 else _plants_to_run(s, seat, mine, target, total)
     fuel = _fuel_table(scn)
     want = _deficit(s, fuel, chosen, held, 1)
     if not any(want) and s.money[seat] > 45 + 10 * s.step:
@@ -575,14 +572,25 @@ def _buy(s: State, seat: int, style: Style) -> Action:
 
 def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...] | list[int],
              held: tuple[int, ...], runs: int) -> list[int]:
-    need, hybrid = _fuel_need(fuel, chosen, runs)
-    n0, n1, n2, n3 = need
+    # units of each resource (hybrid apart) the chosen plants burn in ``runs`` runs
+    n0 = n1 = n2 = n3 = hybrid = 0
+    for p in chosen:
+        r, burn = fuel[p]
+        if r == 0:
+            n0 += burn * runs
+        elif r == 1:
+            n1 += burn * runs
+        elif r == 2:
+            n2 += burn * runs
+        elif r == 3:
+            n3 += burn * runs
+        elif r == _HYBRID:
+            hybrid += burn * runs
     h0, h1, h2, h3 = held
     want = [n0 - h0 if n0 > h0 else 0, n1 - h1 if n1 > h1 else 0,
             n2 - h2 if n2 > h2 else 0, n3 - h3 if n3 > h3 else 0]
     if hybrid:
-        spare = (held[0] - need[0] if held[0] > need[0] else 0) + (
-            held[1] - need[1] if held[1] > need[1] else 0)
+        spare = (h0 - n0 if h0 > n0 else 0) + (h1 - n1 if h1 > n1 else 0)
         short = hybrid - spare if hybrid > spare else 0
         if short:
             coal, oil = s.price(0), s.price(1)
@@ -597,7 +605,7 @@ def _deficit(s: State, fuel: dict[int, tuple[int, int]], chosen: tuple[int, ...]
 class _BoardTables:
     """What the bot reads about one board, worked out once per board."""
 
-    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near")
+    __slots__ = ("in_play", "index", "pick", "rows", "central", "half_central", "near", "nearest")
 
     def __init__(self, board: Any) -> None:
         in_play: tuple[int, ...] = board.in_play
@@ -611,13 +619,18 @@ class _BoardTables:
         rows = self.rows = tuple(pick(distance[c]) for c in in_play)
         #: per city in play: mean cost to its four nearest neighbours (lower = more central)
         central: dict[int, float] = {}
+        nearest = []
         for i, c in enumerate(in_play):
             others = list(rows[i])
             del others[i]
             others.sort()
             near = others[:4]
             central[c] = sum(near) / len(near)
+            nearest.append(others[0])
         self.central = central
+        #: per position in ``in_play``: the distance to the nearest other city in play (the
+        #: least a house there costs to connect, once a seat has a network)
+        self.nearest = tuple(nearest)
         #: per position in ``in_play``: half the centrality (the weight it has in the build score)
         self.half_central = tuple(0.5 * central[c] for c in in_play)
         #: per city in play: the cities in play at most 12 away (itself included), in play order
@@ -779,7 +792,7 @@ class _Position:
     """One position of everyone's cities (on one board, in one step): the slot price of each
     city in play, and each seat's :class:`_Network`, made when first asked for."""
 
-    __slots__ = ("slots", "networks", "origin")
+    __slots__ = ("slots", "networks", "origin", "least")
 
     def __init__(self, slots: tuple[int, ...], players: int,
                  origin: tuple[list[_Network | None], int, int, int, int] | None = None) -> None:
@@ -789,6 +802,8 @@ class _Position:
         #: that built, the city, its position in play, its slot price now), from which the
         #: other seats' networks are made when first asked for
         self.origin = origin
+        #: see _least_costs (made when first asked for)
+        self.least: list[int] | None = None
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
@@ -874,6 +889,23 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
     return net
 
 
+def _short(s: State, seat: int, count: int, money: int, position: _Position) -> bool:
+    """Whether ``seat`` surely cannot pay for ``count`` more cities now (then the greedy, which
+    would only find that out, need not run): with a network, every city it builds costs at
+    least its slot price plus the distance to its nearest city in play, so ``count`` cities at
+    least the ``count`` least of those sums over the cities with a free slot. False where that
+    does not settle it."""
+    if s.reach[seat] is None:
+        return False  # the first city is connected for nothing
+    least = position.least
+    if least is None:
+        nearest = _tables(s.scn.board).nearest
+        least = position.least = list(accumulate(sorted(
+            [slot + near for slot, near in zip(position.slots, nearest, strict=True) if slot < _NEVER]),
+            initial=0))
+    return count >= len(least) or least[count] > money
+
+
 def _first(totals: list[int], most: int) -> tuple[int, int]:
     """(count, cost) of the first ``most`` of the greedy choices ``totals``."""
     count = len(totals)
@@ -927,7 +959,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
     """End the game if that wins; build all that can be powered if a rival can end it anyway."""
     end = s.scn.end_cities
     can = cost = 0
-    if money >= _CHEAPEST * (end - owned):
+    if money >= _CHEAPEST * (end - owned) and not _short(s, seat, end - owned, money, position):
         can, cost = affordable_cities(s, seat, money, end - owned, position)
     if owned + can < end:
         # the seat cannot end it: the rivals' standings do not matter, only whether one can
@@ -948,7 +980,7 @@ def _end_game_target(s: State, seat: int, owned: int, power: int, money: int,
             to_end = max(0, end - j_cities)
             useful = max(0, j_power - j_cities)
             # Whether j can reach the end needs the greedy only if j's money could pay for it.
-            may_end = j_money >= _CHEAPEST * to_end
+            may_end = j_money >= _CHEAPEST * to_end and not _short(s, j, to_end, j_money, position)
             totals = cheapest_cities(s, j, j_money, max(to_end, useful) if may_end else useful, position)
             if may_end:
                 extra, spent = _first(totals, to_end)
@@ -978,7 +1010,7 @@ def _ends_anyway(s: State, seat: int, end: int, position: _Position) -> bool:
         j = order[-1 - t]
         j_cities = len(cities[j])
         to_end = end - j_cities if end > j_cities else 0
-        if money[j] >= _CHEAPEST * to_end:
+        if money[j] >= _CHEAPEST * to_end and not _short(s, j, to_end, money[j], position):
             extra, _ = _first(cheapest_cities(s, j, money[j], to_end, position), to_end)
             if j_cities + extra >= end:
                 return True

@@ -45,13 +45,14 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 
 def apply(s: GameState, seat: int, action: Action) -> None:
-    if action.kind == "done":
-        s.note(("act", seat, action))
+    kind = action.kind
+    if kind == "done":
+        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
         s.turn += 1
         if s.turn == len(s.money):  # (the player count, without the property)
             rounds.end_build(s)
         return
-    if action.kind != "build":
+    if kind != "build":
         raise s.illegal(seat, action, "build in a city (build <city>) or finish with done")
     city = s.scn.city_by_name.get(action.city)
     if city is None:
@@ -61,16 +62,25 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, _why_not(s, seat, city))
     if price > s.money[seat]:
         raise s.illegal(seat, action, f"it costs {price} and seat {seat} has {s.money[seat]}")
-    s.note(("act", seat, action))
+    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
     s.money[seat] -= price
     s.houses[city] = s.houses[city] + (seat,)
     s.cities[seat] = s.cities[seat] + (city,)
-    row = s.scn.board.distance[city]
+    board = s.scn.board
+    row = board.distance[city]
     reach = s.reach[seat]
-    # (a comprehension: the two-argument min() is several times slower per element)
-    s.reach[seat] = row if reach is None else tuple(
-        [a if a < b else b for a, b in zip(reach, row, strict=True)])
-    s.note(("paid", seat, price))
+    if reach is None:
+        s.reach[seat] = row
+    else:
+        # only the cities in play can come nearer (the others are NO_PATH in every row); a
+        # loop over those, not a comprehension over all (a two-argument min() costs more still)
+        nearer = list(reach)
+        for j in board.in_play:
+            d = row[j]
+            if d < nearer[j]:
+                nearer[j] = d
+        s.reach[seat] = tuple(nearer)
+    s._log = (("paid", seat, price), s._log)  # (GameState.note written out: every move logs)
     market.remove_city_count_plants(s)
 
 

@@ -118,8 +118,18 @@ def default_action(game: GameState | GameView, seat: int) -> Action:
     owned = len(s.cities[seat])
     every = options(s, seat)
     # Only the options paid for the most cities compete on the rest (the order is kept).
-    most = max(cities if cities < owned else owned for _, _, cities in every)
-    tied = [o for o in every if (o[2] if o[2] < owned else owned) == most]
+    # (loops: a generator in max() and a comprehension's conditional cost more per option)
+    most = 0
+    for o in every:
+        paid = o[2]
+        if paid > most:
+            most = paid
+    if most > owned:
+        most = owned
+    tied: list[PowerOption] = []
+    for o in every:
+        if o[2] >= most:
+            tied.append(o)
     best = tied[0] if len(tied) == 1 else min(
         tied, key=lambda o: (fuel_value(s, o[1]), sum(o[1]), len(o[0]), o[0]))
     return Action.power(best[0], best[1])
@@ -166,17 +176,20 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     chosen = _cities_run(s, seat, action.plants, action.fuel)
     if chosen is None:
         raise s.illegal(seat, action, _why_not(s, seat, action))
-    s.note(("act", seat, action))
+    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
     base = 4 * seat
+    burn = action.fuel
+    res = s.res
+    supply = s.supply
     for r in range(4):
-        s.res[base + r] -= action.fuel[r]
-        s.supply[r] += action.fuel[r]
+        res[base + r] -= burn[r]
+        supply[r] += burn[r]
     owned = len(s.cities[seat])
     paid_for = chosen if chosen < owned else owned
     pay = s.scn.catalog.pay(paid_for)
     s.money[seat] += pay
     s.powered[seat] = paid_for
-    s.note(("payout", seat, paid_for, pay))
+    s._log = (("payout", seat, paid_for, pay), s._log)  # (GameState.note written out: every move logs)
     s.turn += 1
     if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_bureaucracy(s)

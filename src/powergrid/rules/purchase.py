@@ -47,11 +47,12 @@ def legal(s: GameState, seat: int) -> list[Action]:
 
 
 def apply(s: GameState, seat: int, action: Action) -> None:
-    if action.kind == "done":
-        s.note(("act", seat, action))
+    kind = action.kind
+    if kind == "done":
+        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
         _next(s)
         return
-    if action.kind != "buy":
+    if kind != "buy":
         raise s.illegal(seat, action, "buy resources (buy <n> <resource>) or finish with done")
     r, n = action.resource, action.amount
     if not 0 <= r < 4 or n < 1:
@@ -67,11 +68,11 @@ def apply(s: GameState, seat: int, action: Action) -> None:
             why = f"the plants can store only {limit} more {RESOURCES[r]}"
         raise s.illegal(seat, action, why)
     cost = s.scn.buy_cost(r, s.market_res[r], n)
-    s.note(("act", seat, action))
+    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
     s.money[seat] -= cost
     s.market_res[r] -= n
     s.res[4 * seat + r] += n
-    s.note(("paid", seat, cost))
+    s._log = (("paid", seat, cost), s._log)  # (GameState.note written out: every move logs)
 
 
 def _next(s: GameState) -> None:

@@ -114,6 +114,7 @@ def make_scenario(config: GameConfig, regions: tuple[str, ...], seating: tuple[i
     for i, seat in enumerate(seating):
         position[seat] = i
     prefixes = tuple(tuple(accumulate(track.slot_prices, initial=0)) for track in cat.tracks)
+    power_memo, power_best_memo, storage_memo = _memos(cat)
     return Scenario(
         config=config, catalog=cat, rules=rules, board=board, seating=seating,
         seat_position=tuple(position), first_game=first_game,
@@ -126,7 +127,19 @@ def make_scenario(config: GameConfig, regions: tuple[str, ...], seating: tuple[i
         capacity=tuple(track.capacity for track in cat.tracks),
         build_actions=tuple(Action.build(name) for name in game_map.cities),
         city_by_name={name: i for i, name in enumerate(game_map.cities)},
+        power_memo=power_memo, power_best_memo=power_best_memo, storage_memo=storage_memo,
     )
+
+
+def _memos(cat: Catalog) -> tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]:
+    """The memos of power options, best powering and storage (see Scenario): they depend only
+    on the catalog's plants, so every game made from one catalog shares them (a process that
+    plays many games works each holding out once, not once a game)."""
+    found: tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]] | None = cat.__dict__.get("_memos")
+    if found is None:
+        found = ({}, {}, {})
+        object.__setattr__(cat, "_memos", found)
+    return found
 
 
 def draw_setup(config: GameConfig) -> tuple[int, tuple[str, ...], tuple[int, ...]]:

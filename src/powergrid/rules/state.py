@@ -135,9 +135,14 @@ class GameState:
     def borrowed(self) -> GameState:
         """A copy holding this state's lists, marked as borrowing them (see :meth:`share`); the
         caller sees to it that this state copies its lists before it next changes."""
+        return self._lent(self.scn, self.rng, self.deck, self.removed)
+
+    def _lent(self, scn: Scenario, rng: int, deck: list[int], removed: tuple[int, ...]) -> GameState:
+        """:meth:`borrowed` with this scenario, generator, deck and removed plants (a view's
+        masked copy is made in one step, on every move of a bot game)."""
         c = object.__new__(GameState)
-        c.scn = self.scn
-        c.rng = self.rng
+        c.scn = scn
+        c.rng = rng
         c.round = self.round
         c.step = self.step
         c.phase = self.phase
@@ -151,10 +156,10 @@ class GameState:
         c.market_res = self.market_res
         c.supply = self.supply
         c.market = self.market
-        c.deck = self.deck
+        c.deck = deck
         c.known_top = self.known_top
         c.known_bottom = self.known_bottom
-        c.removed = self.removed
+        c.removed = removed
         c.boxed = self.boxed
         c.step3_pending = self.step3_pending
         c.step3_next = self.step3_next
@@ -179,11 +184,7 @@ class GameState:
         """A copy as a view shows it (this scenario, deck and removed plants, no generator),
         holding this state's other lists as :meth:`share` does; it replaces this state's
         reader (the view that asked for it, the one :meth:`release` would hand a copy)."""
-        c = self.borrowed()
-        c.scn = scn
-        c.rng = 0
-        c.deck = deck
-        c.removed = removed
+        c = self._lent(scn, 0, deck, removed)
         self._shared = weakref.ref(c)
         return c
 

@@ -112,9 +112,11 @@ class GameView:
             if game._shared is BORROWED:  # the copy kept by GameState.release: nobody else reads it
                 masked = _mask(game, game)
             else:
-                # the masked copy reads the game's lists in this view's place (as share())
+                # the masked copy reads the game's lists in this view's place (GameState.shown
+                # written out: this runs on every move of a bot game)
                 scn, deck, removed = _masked_parts(game)
-                masked = game.shown(scn, deck, removed)
+                masked = game._lent(scn, 0, deck, removed)
+                game._shared = weakref.ref(masked)
             self._state = masked
         return masked
 
