@@ -199,3 +199,33 @@ def test_each_written_entry_is_announced_once_in_order(settings: Settings) -> No
         with engine.connect() as conn:
             heard = [r.message for r in conn.execute(select(db.notices.c.message).order_by(db.notices.c.id))]
     assert heard == expected
+
+
+@pytest.mark.parametrize("synchronous", ["NORMAL", "FULL"])
+def test_a_web_process_that_writes_on_the_loop_checkpoints_from_a_thread(tmp_path, synchronous: str) -> None:
+    """A checkpoint flushes the disk, so the connections of a process writing on its event loop
+    leave it to the service's thread; with FULL (a flush per commit anyway) nothing changes."""
+    import dataclasses
+
+    from fastapi.testclient import TestClient
+
+    from powergrid.server import create_app
+
+    from .conftest import create
+    from .play import play
+
+    settings = dataclasses.replace(Settings(), database_url=f"sqlite:///{tmp_path}/cp.db",
+                                   sqlite_synchronous=synchronous)
+    app = create_app(settings)
+    with TestClient(app) as client:
+        play(client, create(client), 8)
+        store = app.state.service.store
+        with store.engine.connect() as conn:
+            auto = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+        busy, frames, copied = store.checkpoint()
+        assert app.state.service.appends.on_loop is (synchronous == "NORMAL")
+    if synchronous == "NORMAL":
+        assert auto == 0
+        assert busy == 0 and frames > 0 and copied == frames  # the 8 actions' pages, copied back
+    else:
+        assert auto == 1000  # SQLite's default: each commit checkpoints when the log is long

@@ -77,7 +77,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
+        # a commit on the event loop must not run a checkpoint: it flushes the disk (the service
+        # checkpoints from a thread instead)
+        engine = db.make_engine(settings.database_url, settings.sqlite_synchronous,
+                                autocheckpoint=not settings.appends_on_loop)
         db.migrate(engine)
         store, hub = make_store_and_hub(settings, engine)
         service = GameService(store, hub, settings)

@@ -129,8 +129,9 @@ notices = Table(
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
-    """An engine for SQLite (WAL, waits for locks) or PostgreSQL (psycopg 3)."""
+def make_engine(url: str, sqlite_synchronous: str = "FULL", autocheckpoint: bool = True) -> Engine:
+    """An engine for SQLite (WAL, waits for locks) or PostgreSQL (psycopg 3). ``autocheckpoint=False``:
+    SQLite's commits never copy the WAL back into the database (``Store.checkpoint`` must)."""
     if sqlite_synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"SQLite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
     if url.startswith("sqlite"):
@@ -145,6 +146,8 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
             cur.execute(f"PRAGMA synchronous={sqlite_synchronous}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            if not autocheckpoint:
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine

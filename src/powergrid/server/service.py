@@ -56,8 +56,7 @@ class GameService:
         self.settings = settings
         self.cache = GameCache(store, settings.cache_mb * 1024 * 1024)
         # with SQLite and no disk flush per commit, a batch is written on the loop when the lock is free
-        no_flush = settings.is_sqlite and settings.sqlite_synchronous in ("OFF", "NORMAL")
-        self.appends = GroupCommit(store, on_loop=no_flush)
+        self.appends = GroupCommit(store, on_loop=settings.appends_on_loop)
         self._background: set[asyncio.Task[Any]] = set()
         self._lobby: tuple[float, bytes] | None = None
         self._lobby_lock = asyncio.Lock()
@@ -71,6 +70,8 @@ class GameService:
         await self.hub.start(self.on_notify)
         self._spawn(self._expire_regularly())
         self._spawn(self._trim_regularly())
+        if self.settings.appends_on_loop:
+            self._spawn(self._checkpoint_regularly())
         self._spawn(self.loop_lag.run())
         self.collector_pauses.start()
 
@@ -105,6 +106,16 @@ class GameService:
         while not self.closing:
             await asyncio.sleep(every_s)
             self.cache.trim()
+
+    async def _checkpoint_regularly(self, every_s: float = 1.0) -> None:
+        """Copy SQLite's write-ahead log back into the database from a thread (this process's
+        connections do not do it on commit: the commit may run on the event loop)."""
+        while not self.closing:
+            await asyncio.sleep(every_s)
+            try:
+                await asyncio.to_thread(self.store.checkpoint)
+            except Exception:
+                log.exception("checkpointing the database failed")
 
     async def expire(self) -> list[str]:
         """Delete the games in play untouched for ``idle_expiry_hours``; their ids."""

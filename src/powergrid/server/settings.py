@@ -85,3 +85,10 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def appends_on_loop(self) -> bool:
+        """Whether a web process writes its appends on the event loop when the database's lock is
+        free: SQLite with no disk flush per commit (group_commit.py). Its connections then leave
+        checkpoints (which do flush the disk) to a thread."""
+        return self.is_sqlite and self.sqlite_synchronous in ("OFF", "NORMAL")

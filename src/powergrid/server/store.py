@@ -331,6 +331,15 @@ class Store:
             self._notify_all(conn, [message(m.game_id, m.seq, (m.seat, m.action)) for m in kept])
         return made
 
+    def checkpoint(self) -> tuple[int, int, int]:
+        """SQLite: copy what the write-ahead log holds back into the database, without waiting for
+        other connections (``wal_checkpoint(PASSIVE)``); (busy, frames in the log, frames copied)."""
+        with self.engine.connect() as conn:
+            driver = conn.connection.driver_connection
+            assert driver is not None
+            row = driver.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
     def _rang(self, moves: list[Move], made: list[bool]) -> None:
         """Wake the bot workers if a written entry queued a job, and the listeners if any was written."""
         if any(ok and m.next_job is not None for ok, m in zip(made, moves, strict=True)):
