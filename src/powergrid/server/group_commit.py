@@ -41,9 +41,8 @@ class GroupCommit:
         self._queued.append((move, done))
         if self._writer is None:
             self._writer = asyncio.create_task(self._write())
-        # shielded: a request cancelled while its entry is being written does not cancel the
-        # batch (the entry is committed or not whatever becomes of the request, as before)
-        return await asyncio.shield(done)
+        # a request cancelled meanwhile cancels only its wait: the writer writes the entry anyway
+        return await done
 
     async def _write(self) -> None:
         batch: list[tuple[Move, asyncio.Future[bool]]] = []

@@ -75,14 +75,7 @@ class Job:
 
 def enqueue(conn: Connection, spec: JobSpec) -> None:
     """Add the job in the caller's transaction; nothing happens if its (kind, key) exists."""
-    values = {"b_kind": spec.kind, "b_lane": spec.lane, "b_key": spec.key, "b_game_id": spec.game_id,
-              "b_version": spec.version, "b_client": spec.client, "b_payload": json.dumps(spec.payload),
-              "b_not_before": spec.not_before, "b_created_at": time.time()}
-    if conn.dialect.name == "postgresql":
-        conn.execute(_INSERT_PG, values)
-        conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
-    else:
-        conn.execute(_INSERT_SQLITE, values)
+    enqueue_all(conn, [spec])
 
 
 def enqueue_all(conn: Connection, specs: list[JobSpec]) -> None:
