@@ -403,6 +403,7 @@ def main() -> None:
                                                       "does), or both: http,socket")
     parser.add_argument("--think", type=float, default=0.0,
                         help="a person's mean pause before acting, ms (0: as fast as the rules allow)")
+    parser.add_argument("--logs", help="keep the servers' logs and SQLite files in this folder")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
@@ -428,7 +429,9 @@ def main() -> None:
               f"{'web CPU':>7} {'bots CPU':>8} "
               f"{'err':>4}")
     print(header + "\n" + " " * 29 + "(ms)" + " " * 79 + "actions (ms/action)")
-    with tempfile.TemporaryDirectory(prefix="powergrid-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="powergrid-load-") as scratch:
+        tmp = args.logs or scratch
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         for backend in args.backends.split(","):
             for workers in (int(w) for w in args.workers.split(",")):
                 for scenario, act in ((s, a) for s in args.scenarios.split(",") for a in args.act.split(",")):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+import sqlalchemy
 from sqlalchemy import select
 
 import powergrid as pg
@@ -18,12 +19,12 @@ from powergrid.server.store import GameRow, Move, SeatRow, Store
 pytestmark = pytest.mark.timeout(120)
 
 
-def bot_games(store: Store, count: int, bots: str = "heuristic") -> list[str]:
+def bot_games(store: Store, count: int, bots: str = "heuristic", prefix: str = "batch") -> list[str]:
     ids = []
     for i in range(count):
         config = pg.GameConfig(map="germany", players=3, seed=1000 + i)
         state = pg.new_game(config)
-        gid = f"batch{i:03d}"
+        gid = f"{prefix}{i:03d}"
         seats = [SeatRow(s, "bot", bots, derive_seed(config.seed, s), None, True) for s in range(3)]
         row = GameRow(gid, None, config.to_dict(), seats, 0, "playing", 1)  # type: ignore[arg-type]
         store.create_game(gid, config.to_dict(), seats, state.current_player,
@@ -108,6 +109,57 @@ def test_the_quick_lane_is_taken_in_batches_the_search_lane_one_at_a_time(engine
     assert [j.key for j in first] == ["s0"]
     quick = queue.claim_some("quick-worker", [QUICK], 4)
     assert [j.key for j in quick] == ["q0", "q1", "q2", "q3"]  # the oldest first
+
+
+def test_a_claim_on_postgresql_is_one_statement(engine_store: Store) -> None:
+    """Each round trip is a wait in a worker that is mostly waiting: the lease of a batch is one
+    ``UPDATE ... RETURNING`` over the rows the claim locked (SQLite's writes take no round trip)."""
+    if engine_store.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only")
+    queue = JobQueue(engine_store.engine, lease_s=60)
+    for i in range(6):
+        queue.enqueue(JobSpec("test", QUICK, f"one{i}"))
+    statements: list[str] = []
+    listen = sqlalchemy.event.listens_for(engine_store.engine, "before_cursor_execute")
+    listen(lambda _conn, _cur, statement, *_: statements.append(statement))
+    claimed = queue.claim_some("w", [QUICK], 4)
+    assert [j.key for j in claimed] == ["one0", "one1", "one2", "one3"]
+    assert all(j.attempts == 1 and j.worker == "w" for j in claimed)
+    assert [s.split()[0] for s in statements if not s.startswith("SET")] == ["WITH"]
+    assert [j.key for j in queue.claim_some("w2", [QUICK], 4)] == ["one4", "one5"]
+
+
+def test_a_batch_catches_up_all_its_games_in_one_query(settings: Settings, engine_store: Store) -> None:
+    """Between a worker's turns, other seats act: the worker brings all the games of a batch up to
+    date with one statement, to exactly the states the log makes."""
+    store = engine_store
+    ids = bot_games(store, 4, prefix="behind")
+    worker = BotWorker(dataclasses.replace(settings, database_url=str(store.engine.url)), [QUICK])
+    try:
+        for gid in ids:
+            assert worker.game(gid) is not None  # held at version 0
+        expected = {}
+        for i, gid in enumerate(ids[:3]):  # the fourth game stays where it is
+            state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=1000 + i))
+            for seq in range(1, i + 2):  # one, two and three entries behind
+                seat = state.current_player
+                action = state.legal_actions()[-1]
+                state.apply(action)
+                assert store.append(gid, seq, seat, str(action), status="playing", round_=state.round,
+                                    to_act=state.current_player)
+            expected[gid] = state
+        statements: list[str] = []
+        listen = sqlalchemy.event.listens_for(worker.engine, "before_cursor_execute")
+        listen(lambda _conn, _cur, statement, *_: statements.append(statement))
+        assert worker.catch_up(ids) == set(ids)
+        assert len([s for s in statements if "actions" in s]) == 1, statements
+        for i, gid in enumerate(ids):
+            frames = worker.games[gid][1]
+            assert frames[-1].version == (i + 1 if i < 3 else 0)
+            if gid in expected:
+                assert frames[-1].state.to_dict() == expected[gid].to_dict()
+    finally:
+        worker.engine.dispose()
 
 
 @pytest.fixture

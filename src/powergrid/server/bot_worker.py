@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from . import collector, db, snapshots
@@ -168,9 +168,10 @@ class BotWorker:
     def play_turns(self, claimed: list[Job]) -> None:
         """Several quick bot turns (of different games): decided one by one, appended in one commit."""
         turns: list[Turn] = []
+        caught_up = self.catch_up([job.game_id for job in claimed if job.game_id is not None])
         for job in claimed:
             try:
-                turn = decide_turn(self, job)
+                turn = decide_turn(self, job, caught_up)
             except Exception:  # as in work(): the lease runs out and the turn is tried again
                 log.exception("worker %s: job %d (%s %s) failed", self.name, job.id, job.kind, job.key)
                 self.games.pop(job.game_id or "", None)
@@ -198,8 +199,31 @@ class BotWorker:
                 self.store.enqueue(spec)
 
     # ------------------------------------------------------------------ games
-    def game(self, game_id: str) -> tuple[GameRow, deque[Frame]] | None:
-        """The game at the newest version in the log (from this worker's cache, caught up)."""
+    def catch_up(self, game_ids: list[str]) -> set[str]:
+        """Bring the held games among these to the newest version in the log, in one query; which
+        ones it did (a game it fails on is dropped, to be loaded again)."""
+        held = {game_id: self.games[game_id][1][-1].version for game_id in game_ids if game_id in self.games}
+        try:
+            entries = self.store.actions_after_each(held)
+        except Exception:  # each game is caught up on its own instead (and a failure reported there)
+            log.exception("worker %s: catching up %d games failed", self.name, len(held))
+            return set()
+        done = set()
+        for game_id, rows in entries.items():
+            row, frames = self.games[game_id]
+            try:
+                for _seq, seat, text in rows:
+                    frames.append(snapshots.follow(self.store, row, frames, seat, text))
+            except Exception:
+                log.exception("worker %s: catching up game %s failed", self.name, game_id)
+                self.games.pop(game_id, None)
+                continue
+            done.add(game_id)
+        return done
+
+    def game(self, game_id: str, caught_up: bool = False) -> tuple[GameRow, deque[Frame]] | None:
+        """The game at the newest version in the log (from this worker's cache, caught up unless
+        ``caught_up`` says it just was)."""
         found = self.games.get(game_id)
         if found is None:
             row = self.store.game(game_id)
@@ -212,6 +236,8 @@ class BotWorker:
         else:
             self.games.move_to_end(game_id)
             frames = found[1]
+            if caught_up:
+                return found
             for _seq, seat, text in self.store.actions_after(game_id, frames[-1].version):
                 frames.append(snapshots.follow(self.store, found[0], frames, seat, text))
         return found
@@ -241,11 +267,11 @@ class Turn:
                     done_job=self.job.id)
 
 
-def decide_turn(worker: BotWorker, job: Job) -> Turn | None:
+def decide_turn(worker: BotWorker, job: Job, caught_up: Collection[str] = ()) -> Turn | None:
     """The bot's move at ``job.version``, checked as a person's action is; None (and the job done)
-    if the game is gone or has moved on."""
+    if the game is gone or has moved on. ``caught_up``: games the worker has just brought up to date."""
     assert job.game_id is not None and job.version is not None
-    found = worker.game(job.game_id)
+    found = worker.game(job.game_id, job.game_id in caught_up)
     if found is None:
         worker.queue.done(job, {"skipped": "no such game"})
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from sqlalchemy import (
@@ -23,11 +24,14 @@ from sqlalchemy import (
     event,
     true,
 )
+from sqlalchemy.exc import DisconnectionError
 
 metadata = MetaData()
 
 #: how long a SQLite connection waits for another's write lock before it fails
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: a pooled PostgreSQL connection unused this long is tested before it is used again (make_engine)
+IDLE_PING_S = 1.0
 
 #: one row per game: its config (with the seed) never changes; version/status/round/to_act follow the log
 games = Table(
@@ -151,7 +155,33 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL", autocheckpoint: bool
             cur.close()
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=10, max_overflow=10)
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """PostgreSQL: test a pooled connection before use (a server restart leaves the pool's
+    connections dead) only if it has lain unused for ``IDLE_PING_S``. SQLAlchemy's
+    ``pool_pre_ping`` tests it at every checkout: a round trip more for every transaction, a
+    seventh of a busy bot worker's time. A connection found dead is replaced (SQLAlchemy's
+    checkout retry); one that died within the second fails its statement, and the caller's usual
+    error handling applies (a request's 503, a job tried again)."""
+
+    @event.listens_for(engine, "checkin")
+    def _used(_dbapi_conn, record):  # type: ignore[no-untyped-def]
+        record.info["used_at"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_conn, record, _proxy):  # type: ignore[no-untyped-def]
+        if time.monotonic() - record.info.get("used_at", float("-inf")) < IDLE_PING_S:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:
+            raise DisconnectionError(f"a pooled connection was dead: {exc}") from exc
+        if not alive:
+            raise DisconnectionError("a pooled connection was dead")
 
 
 def migrate(engine: Engine) -> None:

@@ -131,6 +131,16 @@ _RENEW = (update(_J).where(_J.c.id == bindparam("b_id"), _J.c.worker == bindpara
           .values(lease_until=bindparam("b_lease_until")))
 
 
+def _claim_postgres(candidates: Any) -> Any:
+    """PostgreSQL: lease the lane's next due jobs in one statement, each locked by the claim and
+    skipped by the others' (the rows come back in no order)."""
+    picked = candidates.with_only_columns(_J.c.id).cte("picked")
+    return (update(_J).where(_J.c.id == picked.c.id)
+            .values(status=RUNNING, lease_until=bindparam("b_lease_until"), worker=bindparam("b_worker"),
+                    attempts=_J.c.attempts + 1)
+            .returning(*_J.c))
+
+
 def _candidates(lane: str, search_per_client: int, postgres: bool) -> Any:
     """The query for a lane's next due jobs (a few more than wanted: on SQLite another worker may
     take some between the read and the lease)."""
@@ -181,7 +191,10 @@ class JobQueue:
         most = max(1, most)
         query = self._queries.get(lane)
         if query is None:
-            query = _candidates(lane, self.search_per_client, self.engine.dialect.name == "postgresql")
+            postgres = self.engine.dialect.name == "postgresql"
+            query = _candidates(lane, self.search_per_client, postgres)
+            if postgres:
+                query = _claim_postgres(query)
             self._queries[lane] = query
         now = time.time()
         claimed: list[Job] = []
@@ -190,6 +203,16 @@ class JobQueue:
                 # a lease lost in a crash only puts the job back in the queue, so the claim need not
                 # wait for the disk (the append that finishes the job does)
                 conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                rows = conn.execute(query, {"b_now": now, "b_most": most, "b_worker": worker,
+                                            "b_lease_until": now + self.lease_s}).all()
+                for row in sorted(rows, key=lambda r: (r.not_before, r.id)):
+                    if row.attempts > self.max_attempts:
+                        conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
+                            {"error": f"given up after {row.attempts - 1} attempts"})})
+                        continue
+                    claimed.append(Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version,
+                                       row.client, json.loads(row.payload), row.attempts, worker))
+                return claimed
             for row in conn.execute(query, {"b_now": now, "b_most": most + 3}).all():
                 taken = conn.execute(_TAKE, {"b_id": row.id, "b_now": now, "b_worker": worker,
                                              "b_lease_until": now + self.lease_s})

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Engine, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -355,6 +355,21 @@ class Store:
             else:
                 rows = conn.execute(_ACTIONS_BETWEEN, {"b_game": game_id, "b_seq": seq, "b_upto": upto}).all()
         return [(r.seq, r.seat, r.action) for r in rows]
+
+    def actions_after_each(self, after: dict[str, int]) -> dict[str, list[tuple[int, int, str]]]:
+        """For each game, its log entries after the given seq, in one query (a bot worker catching up
+        all the games of a batch of turns: one round trip instead of one per game)."""
+        if not after:
+            return {}
+        a = db.actions
+        query = (select(a.c.game_id, a.c.seq, a.c.seat, a.c.action)
+                 .where(or_(*(and_(a.c.game_id == game_id, a.c.seq > seq) for game_id, seq in after.items())))
+                 .order_by(a.c.game_id, a.c.seq))
+        found: dict[str, list[tuple[int, int, str]]] = {game_id: [] for game_id in after}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                found[r.game_id].append((r.seq, r.seat, r.action))
+        return found
 
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, game_id: str, seq: int, state: dict[str, Any], history: dict[str, Any],
