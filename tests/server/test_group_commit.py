@@ -5,14 +5,16 @@ reaches every entry of its batch without stopping later ones."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
+import sqlalchemy
 from sqlalchemy import select
 
 import powergrid as pg
-from powergrid.server import Settings, db
+from powergrid.server import Settings, db, jobs
 from powergrid.server.group_commit import GroupCommit
-from powergrid.server.jobs import QUICK, JobSpec
+from powergrid.server.jobs import QUICK, JobQueue, JobSpec
 from powergrid.server.store import Move, SeatRow, Store
 
 pytestmark = pytest.mark.timeout(120)
@@ -199,6 +201,49 @@ def test_each_written_entry_is_announced_once_in_order(settings: Settings) -> No
         with engine.connect() as conn:
             heard = [r.message for r in conn.execute(select(db.notices.c.message).order_by(db.notices.c.id))]
     assert heard == expected
+
+
+def test_on_postgresql_a_batch_is_one_statement(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entries, the games' rows, the next jobs, the finished jobs and both kinds of notice,
+    in one statement: a taken number still refuses only its own entry and leaves its job running."""
+    engine = db.make_engine(settings.database_url)
+    if engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL only")
+    db.migrate(engine)
+    store = Store(engine, notify_channel="one_statement_test")
+    games = two_people_games(store, 4)
+    queue = JobQueue(engine, lease_s=60)
+    for gid, _ in games:  # the jobs that made these moves (a bot worker's batch)
+        queue.enqueue(JobSpec("test", QUICK, f"made:{gid}"))
+    made_by = {job.key.removeprefix("made:"): job.id for job in queue.claim_some("w", [QUICK], 8)}
+    taken_gid, taken_state = games[1]
+    assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]
+    import psycopg
+
+    listener = psycopg.connect(settings.database_url.replace("+psycopg", ""), autocommit=True)
+    monkeypatch.setattr(jobs, "JOBS_CHANNEL", "one_statement_jobs")  # (other processes ring the real one)
+    listener.execute("LISTEN one_statement_test")
+    listener.execute("LISTEN one_statement_jobs")
+    statements: list[str] = []
+    sqlalchemy.event.listen(engine, "before_cursor_execute", lambda _c, _cur, st, *_: statements.append(st))
+    moves = [dataclasses.replace(first_move(gid, state), done_job=made_by[gid]) for gid, state in games]
+    assert store.append_moves(moves) == [True, False, True, True]
+    assert len(statements) == 1 and statements[0].lstrip().startswith("WITH")
+    kept = [m for i, m in enumerate(moves) if i != 1]
+    bells = 1 if any(m.next_job is not None for m in kept) else 0
+    heard = [(n.channel, n.payload) for n in listener.notifies(timeout=1.0, stop_after=len(kept) + bells + 1)]
+    listener.close()
+    assert [p for c, p in heard if c == "one_statement_jobs"] == [""] * bells  # one bell for the next jobs
+    entries = [p for c, p in heard if c == "one_statement_test"]
+    assert entries == [f"{m.game_id} 1 {m.seat} {m.action}" for m in kept]
+    with engine.connect() as conn:
+        status = {r.key: r.status for r in conn.execute(select(db.jobs.c.key, db.jobs.c.status))}
+        versions = {r.id: r.to_act for r in conn.execute(select(db.games.c.id, db.games.c.to_act))}
+    for i, (gid, _) in enumerate(games):
+        assert status[f"made:{gid}"] == ("running" if i == 1 else "done")
+        assert versions[gid] == moves[1 if i == 1 else i].to_act
+    assert {k for k in status if not k.startswith("made:")} == {
+        m.next_job.key for m in moves if m.next_job is not None}
 
 
 @pytest.mark.parametrize("synchronous", ["NORMAL", "FULL"])
