@@ -133,6 +133,39 @@ def test_on_sqlite_a_batch_is_written_on_the_loop_when_the_lock_is_free(store: S
     assert all(len(store.actions_after(gid, 0)) == 1 for gid, _ in games)
 
 
+def test_on_sqlite_the_requests_of_a_turn_are_answered_in_the_next(store: Store) -> None:
+    """With uvloop (what ``powergrid serve`` runs), the entries queued by one turn's requests are
+    written within that turn, so the requests go on in the next turn; a writer task would have
+    run in the next turn and woken them in the one after."""
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite only")
+    uvloop = pytest.importorskip("uvloop")
+    games = two_people_games(store, 8)
+    appends = GroupCommit(store, on_loop=True)
+    turns = 0
+
+    def count_turns() -> None:
+        nonlocal turns
+        turns += 1
+        asyncio.get_running_loop().call_soon(count_turns)
+
+    async def request(gid: str, state: pg.GameState) -> tuple[bool, int]:
+        began = turns
+        ok = await appends.append(first_move(gid, state))
+        return ok, turns - began
+
+    async def one_turn_of_requests() -> list[tuple[bool, int]]:
+        asyncio.get_running_loop().call_soon(count_turns)
+        await asyncio.sleep(0)
+        tasks = [asyncio.ensure_future(request(gid, state)) for gid, state in games]
+        return await asyncio.gather(*tasks)
+
+    answers = uvloop.run(one_turn_of_requests())
+    assert [ok for ok, _ in answers] == [True] * 8
+    assert {waited for _, waited in answers} == {1}
+    assert appends.stats() == {"commits": 1, "entries": 8, "on_loop": 1}
+
+
 def test_on_sqlite_a_taken_lock_sends_the_batch_to_a_thread_and_the_loop_runs_on(store: Store,
                                                                                  settings: Settings) -> None:
     if store.engine.dialect.name != "sqlite":
@@ -209,41 +242,46 @@ def test_on_postgresql_a_batch_is_one_statement(settings: Settings, monkeypatch:
     engine = db.make_engine(settings.database_url)
     if engine.dialect.name != "postgresql":
         pytest.skip("PostgreSQL only")
-    db.migrate(engine)
-    store = Store(engine, notify_channel="one_statement_test")
-    games = two_people_games(store, 4)
-    queue = JobQueue(engine, lease_s=60)
-    for gid, _ in games:  # the jobs that made these moves (a bot worker's batch)
-        queue.enqueue(JobSpec("test", QUICK, f"made:{gid}"))
-    made_by = {job.key.removeprefix("made:"): job.id for job in queue.claim_some("w", [QUICK], 8)}
-    taken_gid, taken_state = games[1]
-    assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]
-    import psycopg
+    try:
+        db.migrate(engine)
+        store = Store(engine, notify_channel="one_statement_test")
+        games = two_people_games(store, 4)
+        queue = JobQueue(engine, lease_s=60)
+        for gid, _ in games:  # the jobs that made these moves (a bot worker's batch)
+            queue.enqueue(JobSpec("test", QUICK, f"made:{gid}"))
+        made_by = {job.key.removeprefix("made:"): job.id for job in queue.claim_some("w", [QUICK], 8)}
+        taken_gid, taken_state = games[1]
+        assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]
+        import psycopg
 
-    listener = psycopg.connect(settings.database_url.replace("+psycopg", ""), autocommit=True)
-    monkeypatch.setattr(jobs, "JOBS_CHANNEL", "one_statement_jobs")  # (other processes ring the real one)
-    listener.execute("LISTEN one_statement_test")
-    listener.execute("LISTEN one_statement_jobs")
-    statements: list[str] = []
-    sqlalchemy.event.listen(engine, "before_cursor_execute", lambda _c, _cur, st, *_: statements.append(st))
-    moves = [dataclasses.replace(first_move(gid, state), done_job=made_by[gid]) for gid, state in games]
-    assert store.append_moves(moves) == [True, False, True, True]
-    assert len(statements) == 1 and statements[0].lstrip().startswith("WITH")
-    kept = [m for i, m in enumerate(moves) if i != 1]
-    bells = 1 if any(m.next_job is not None for m in kept) else 0
-    heard = [(n.channel, n.payload) for n in listener.notifies(timeout=1.0, stop_after=len(kept) + bells + 1)]
-    listener.close()
-    assert [p for c, p in heard if c == "one_statement_jobs"] == [""] * bells  # one bell for the next jobs
-    entries = [p for c, p in heard if c == "one_statement_test"]
-    assert entries == [f"{m.game_id} 1 {m.seat} {m.action}" for m in kept]
-    with engine.connect() as conn:
-        status = {r.key: r.status for r in conn.execute(select(db.jobs.c.key, db.jobs.c.status))}
-        versions = {r.id: r.to_act for r in conn.execute(select(db.games.c.id, db.games.c.to_act))}
-    for i, (gid, _) in enumerate(games):
-        assert status[f"made:{gid}"] == ("running" if i == 1 else "done")
-        assert versions[gid] == moves[1 if i == 1 else i].to_act
-    assert {k for k in status if not k.startswith("made:")} == {
-        m.next_job.key for m in moves if m.next_job is not None}
+        listener = psycopg.connect(settings.database_url.replace("+psycopg", ""), autocommit=True)
+        monkeypatch.setattr(jobs, "JOBS_CHANNEL", "one_statement_jobs")  # (other processes ring the real one)
+        listener.execute("LISTEN one_statement_test")
+        listener.execute("LISTEN one_statement_jobs")
+        statements: list[str] = []
+        sqlalchemy.event.listen(engine, "before_cursor_execute",
+                                lambda _c, _cur, st, *_: statements.append(st))
+        moves = [dataclasses.replace(first_move(gid, state), done_job=made_by[gid]) for gid, state in games]
+        assert store.append_moves(moves) == [True, False, True, True]
+        assert len(statements) == 1 and statements[0].lstrip().startswith("WITH")
+        kept = [m for i, m in enumerate(moves) if i != 1]
+        bells = 1 if any(m.next_job is not None for m in kept) else 0
+        notes = listener.notifies(timeout=1.0, stop_after=len(kept) + bells + 1)
+        heard = [(n.channel, n.payload) for n in notes]
+        listener.close()
+        assert [p for c, p in heard if c == "one_statement_jobs"] == [""] * bells  # one for the next jobs
+        entries = [p for c, p in heard if c == "one_statement_test"]
+        assert entries == [f"{m.game_id} 1 {m.seat} {m.action}" for m in kept]
+        with engine.connect() as conn:
+            status = {r.key: r.status for r in conn.execute(select(db.jobs.c.key, db.jobs.c.status))}
+            versions = {r.id: r.to_act for r in conn.execute(select(db.games.c.id, db.games.c.to_act))}
+        for i, (gid, _) in enumerate(games):
+            assert status[f"made:{gid}"] == ("running" if i == 1 else "done")
+            assert versions[gid] == moves[1 if i == 1 else i].to_act
+        assert {k for k in status if not k.startswith("made:")} == {
+            m.next_job.key for m in moves if m.next_job is not None}
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize("synchronous", ["NORMAL", "FULL"])

@@ -81,6 +81,7 @@ class GameService:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        self.appends.close()
         await self.hub.stop()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
