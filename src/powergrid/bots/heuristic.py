@@ -18,6 +18,7 @@ from ..rules.actions import DONE, PASS
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
+from ..rules.bureaucracy import _MEMO_MAX
 from ..rules.purchase import _affordable
 from ..rules.storage import capacities, room
 from .base import Bot
@@ -74,7 +75,7 @@ class Outlook:
                  "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
-                 unit: list[float] | None = None, market_res: tuple[int, ...] | None = None,
+                 unit: tuple[float, ...] | None = None, market_res: tuple[int, ...] | None = None,
                  plants_all: tuple[tuple[int, ...], ...] | None = None) -> None:
         scn = s.scn
         self.style = style
@@ -232,10 +233,10 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
 
 
 #: unit costs by what they depend on (cleared with the outlooks)
-_UNITS: dict[tuple[Any, ...], list[float]] = {}
+_UNITS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
 
-def unit_costs(s: State, seat: int) -> list[float]:
+def unit_costs(s: State, seat: int) -> tuple[float, ...]:
     """Expected price per unit of each resource, after the other players take part of their need."""
     demands = _DEMANDS
     coal = oil = garbage = uranium = 0
@@ -259,8 +260,8 @@ def unit_costs(s: State, seat: int) -> list[float]:
     have1 = market_res[1] - oil // 4
     have2 = market_res[2] - garbage // 4
     have3 = market_res[3] - uranium // 4
-    return [c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
-            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0]]
+    return (c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
+            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0])
 
 
 #: per holding of plants: half-units of each resource its owner burns in a run (a hybrid
@@ -510,7 +511,7 @@ def _plants_to_run(s: State, seat: int, plants: tuple[int, ...], target: int,
     return chosen
 
 
-def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -> float:
+def _run_cost(fuel: dict[int, tuple[int, int]], unit: tuple[float, ...], plant: int) -> float:
     """What one run of the plant burns, at the expected prices ``unit`` (as Outlook.run_cost)."""
     r, burn = fuel[plant]
     if r >= 0:
@@ -661,20 +662,20 @@ def _centrality(s: State) -> dict[int, float]:
     return _tables(s.scn.board).central
 
 
-_CAPACITY: dict[tuple[Any, ...], int] = {}
-
-
 def fuel_capacity(s: State, seat: int) -> int:
     """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
-    plants = s.plants[seat]
     res = s.res
     i = 4 * seat
-    key = (s.scn, plants, res[i], res[i + 1], res[i + 2], res[i + 3])
-    cities = _CAPACITY.get(key)
+    # the rules' memo of the most cities each holding powers with each stock (what
+    # bureaucracy.best_powered reads before capping by cities): shared by every game made from
+    # one catalog, where a cache of the bot's own was one game's and more objects to collect
+    key = (s.plants[seat], (res[i], res[i + 1], res[i + 2], res[i + 3]))
+    memo = s.scn.power_best_memo
+    cities: int | None = memo.get(key)
     if cities is None:
-        if len(_CAPACITY) >= _CACHE_MAX:
-            _CAPACITY.clear()
-        cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        cities = memo[key] = max(o[2] for o in power_options(s, seat))
     return cities
 
 
@@ -803,7 +804,7 @@ class _Position:
         #: other seats' networks are made when first asked for
         self.origin = origin
         #: see _least_costs (made when first asked for)
-        self.least: list[int] | None = None
+        self.least: tuple[int, ...] | None = None
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
@@ -900,7 +901,7 @@ def _short(s: State, seat: int, count: int, money: int, position: _Position) -> 
     least = position.least
     if least is None:
         nearest = _tables(s.scn.board).nearest
-        least = position.least = list(accumulate(sorted(
+        least = position.least = tuple(accumulate(sorted(
             [slot + near for slot, near in zip(position.slots, nearest, strict=True) if slot < _NEVER]),
             initial=0))
     return count >= len(least) or least[count] > money

@@ -386,7 +386,7 @@ def position(w: GameState, seat: int) -> float:
             + PLANT_SHARE * portfolio + fuel)
 
 
-_HOLDINGS: dict[tuple[Any, ...], tuple[list[float], float]] = {}
+_HOLDINGS: dict[tuple[Any, ...], tuple[tuple[float, ...], float]] = {}
 
 
 def _holdings(w: GameState, seat: int) -> tuple[list[float], float]:
