@@ -15,10 +15,10 @@ from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
 from ..rules.actions import DONE, PASS
+from ..rules.bureaucracy import _MEMO_MAX
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
-from ..rules.bureaucracy import _MEMO_MAX
 from ..rules.purchase import _affordable
 from ..rules.storage import capacities, room
 from .base import Bot
@@ -710,7 +710,7 @@ class _Network:
     __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
                  "_spent", "_pending")
 
-    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: tuple[int, ...],
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: tuple[int, ...], prices: tuple[int, ...],
                  connected: bool) -> None:
         #: per city in play (in play order): what the seat pays to build there now, _NEVER
         #: where it cannot (a tuple, as are the position's slot prices and the prices after
@@ -721,6 +721,9 @@ class _Network:
         self.totals: list[int] = []
         self.exhausted = False
         self._rows = rows
+        #: the slot prices, _NEVER where the seat has a house or has chosen one (a tuple too,
+        #: made anew at each choice: networks stay in the cache, where a list of 28 to 42 numbers
+        #: costs a walk of all of them at every collection that reaches it)
         self._base = base
         self._now = prices  # each step makes a new tuple
         self._connected = connected
@@ -752,7 +755,7 @@ class _Network:
         i = now.index(best)
         self._spent += best
         self.totals.append(self._spent)
-        base[i] = _NEVER
+        self._base = base[:i] + (_NEVER,) + base[i + 1:]
         self._pending = i
 
     def after_house(self, i: int, slot: int) -> _Network | None:
@@ -769,8 +772,7 @@ class _Network:
         if old >= _NEVER:
             return None  # chosen (a city the seat owns never changes hands: the caller checks)
         delta = slot - old
-        base = base[:]
-        base[i] = slot
+        base = base[:i] + (slot,) + base[i + 1:]
         changed = list(self.prices)
         changed[i] += delta
         prices = tuple(changed)
@@ -881,11 +883,9 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
         for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
-        if reach is None:
-            prices = tuple(base)
-        else:
-            prices = tuple(map(add, base, tables.pick(reach)))
-        net = _Network(tables.rows, base, prices, reach is not None)
+        fixed = tuple(base)
+        prices = fixed if reach is None else tuple(map(add, fixed, tables.pick(reach)))
+        net = _Network(tables.rows, fixed, prices, reach is not None)
     position.networks[seat] = net
     return net
 
