@@ -7,7 +7,7 @@ search bot's own imagined game), so :func:`decide` works on either.
 from __future__ import annotations
 
 import weakref
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import add, itemgetter
@@ -900,10 +900,11 @@ def _short(s: State, seat: int, count: int, money: int, position: _Position) -> 
         return False  # the first city is connected for nothing
     least = position.least
     if least is None:
-        nearest = _tables(s.scn.board).nearest
-        least = position.least = tuple(accumulate(sorted(
-            [slot + near for slot, near in zip(position.slots, nearest, strict=True) if slot < _NEVER]),
-            initial=0))
+        # (all in C: a full city's sum is _NEVER or more, so it sorts after every free one and
+        # the free ones are those below _NEVER)
+        costs = sorted(map(add, position.slots, _tables(s.scn.board).nearest))
+        free = bisect_left(costs, _NEVER)
+        least = position.least = tuple(accumulate(costs[:free], initial=0))
     return count >= len(least) or least[count] > money
 
 
