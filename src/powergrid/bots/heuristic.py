@@ -7,7 +7,7 @@ search bot's own imagined game), so :func:`decide` works on either.
 from __future__ import annotations
 
 import weakref
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import add, itemgetter
@@ -15,6 +15,7 @@ from typing import Any
 
 from ..rules import Action, GameView, default_power, power_options
 from ..rules.actions import DONE, PASS
+from ..rules.bureaucracy import _MEMO_MAX
 from ..rules.catalog import SLOT_PRICES, STEP3
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
@@ -74,7 +75,7 @@ class Outlook:
                  "_orders")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
-                 unit: list[float] | None = None, market_res: tuple[int, ...] | None = None,
+                 unit: tuple[float, ...] | None = None, market_res: tuple[int, ...] | None = None,
                  plants_all: tuple[tuple[int, ...], ...] | None = None) -> None:
         scn = s.scn
         self.style = style
@@ -232,10 +233,10 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
 
 
 #: unit costs by what they depend on (cleared with the outlooks)
-_UNITS: dict[tuple[Any, ...], list[float]] = {}
+_UNITS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
 
-def unit_costs(s: State, seat: int) -> list[float]:
+def unit_costs(s: State, seat: int) -> tuple[float, ...]:
     """Expected price per unit of each resource, after the other players take part of their need."""
     demands = _DEMANDS
     coal = oil = garbage = uranium = 0
@@ -259,8 +260,8 @@ def unit_costs(s: State, seat: int) -> list[float]:
     have1 = market_res[1] - oil // 4
     have2 = market_res[2] - garbage // 4
     have3 = market_res[3] - uranium // 4
-    return [c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
-            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0]]
+    return (c0[have0 if have0 > 0 else 0], c1[have1 if have1 > 0 else 0],
+            c2[have2 if have2 > 0 else 0], c3[have3 if have3 > 0 else 0])
 
 
 #: per holding of plants: half-units of each resource its owner burns in a run (a hybrid
@@ -510,7 +511,7 @@ def _plants_to_run(s: State, seat: int, plants: tuple[int, ...], target: int,
     return chosen
 
 
-def _run_cost(fuel: dict[int, tuple[int, int]], unit: list[float], plant: int) -> float:
+def _run_cost(fuel: dict[int, tuple[int, int]], unit: tuple[float, ...], plant: int) -> float:
     """What one run of the plant burns, at the expected prices ``unit`` (as Outlook.run_cost)."""
     r, burn = fuel[plant]
     if r >= 0:
@@ -661,20 +662,20 @@ def _centrality(s: State) -> dict[int, float]:
     return _tables(s.scn.board).central
 
 
-_CAPACITY: dict[tuple[Any, ...], int] = {}
-
-
 def fuel_capacity(s: State, seat: int) -> int:
     """Cities the seat's plants can power with the fuel it holds (not capped by its cities)."""
-    plants = s.plants[seat]
     res = s.res
     i = 4 * seat
-    key = (s.scn, plants, res[i], res[i + 1], res[i + 2], res[i + 3])
-    cities = _CAPACITY.get(key)
+    # the rules' memo of the most cities each holding powers with each stock (what
+    # bureaucracy.best_powered reads before capping by cities): shared by every game made from
+    # one catalog, where a cache of the bot's own was one game's and more objects to collect
+    key = (s.plants[seat], (res[i], res[i + 1], res[i + 2], res[i + 3]))
+    memo = s.scn.power_best_memo
+    cities: int | None = memo.get(key)
     if cities is None:
-        if len(_CAPACITY) >= _CACHE_MAX:
-            _CAPACITY.clear()
-        cities = _CAPACITY[key] = max(o[2] for o in power_options(s, seat))
+        if len(memo) >= _MEMO_MAX:
+            memo.clear()
+        cities = memo[key] = max(o[2] for o in power_options(s, seat))
     return cities
 
 
@@ -709,7 +710,7 @@ class _Network:
     __slots__ = ("prices", "totals", "exhausted", "_rows", "_base", "_now", "_connected",
                  "_spent", "_pending")
 
-    def __init__(self, rows: tuple[tuple[int, ...], ...], base: list[int], prices: tuple[int, ...],
+    def __init__(self, rows: tuple[tuple[int, ...], ...], base: tuple[int, ...], prices: tuple[int, ...],
                  connected: bool) -> None:
         #: per city in play (in play order): what the seat pays to build there now, _NEVER
         #: where it cannot (a tuple, as are the position's slot prices and the prices after
@@ -720,6 +721,9 @@ class _Network:
         self.totals: list[int] = []
         self.exhausted = False
         self._rows = rows
+        #: the slot prices, _NEVER where the seat has a house or has chosen one (a tuple too,
+        #: made anew at each choice: networks stay in the cache, where a list of 28 to 42 numbers
+        #: costs a walk of all of them at every collection that reaches it)
         self._base = base
         self._now = prices  # each step makes a new tuple
         self._connected = connected
@@ -751,7 +755,7 @@ class _Network:
         i = now.index(best)
         self._spent += best
         self.totals.append(self._spent)
-        base[i] = _NEVER
+        self._base = base[:i] + (_NEVER,) + base[i + 1:]
         self._pending = i
 
     def after_house(self, i: int, slot: int) -> _Network | None:
@@ -768,8 +772,7 @@ class _Network:
         if old >= _NEVER:
             return None  # chosen (a city the seat owns never changes hands: the caller checks)
         delta = slot - old
-        base = base[:]
-        base[i] = slot
+        base = base[:i] + (slot,) + base[i + 1:]
         changed = list(self.prices)
         changed[i] += delta
         prices = tuple(changed)
@@ -803,7 +806,7 @@ class _Position:
         #: other seats' networks are made when first asked for
         self.origin = origin
         #: see _least_costs (made when first asked for)
-        self.least: list[int] | None = None
+        self.least: tuple[int, ...] | None = None
 
 
 #: positions by what they depend on (the board, the step, everyone's cities: the houses and
@@ -880,11 +883,9 @@ def _network(s: State, seat: int, position: _Position | None = None) -> _Network
         for c in s.cities[seat]:
             base[index[c]] = _NEVER
         reach = s.reach[seat]
-        if reach is None:
-            prices = tuple(base)
-        else:
-            prices = tuple(map(add, base, tables.pick(reach)))
-        net = _Network(tables.rows, base, prices, reach is not None)
+        fixed = tuple(base)
+        prices = fixed if reach is None else tuple(map(add, fixed, tables.pick(reach)))
+        net = _Network(tables.rows, fixed, prices, reach is not None)
     position.networks[seat] = net
     return net
 
@@ -899,10 +900,11 @@ def _short(s: State, seat: int, count: int, money: int, position: _Position) -> 
         return False  # the first city is connected for nothing
     least = position.least
     if least is None:
-        nearest = _tables(s.scn.board).nearest
-        least = position.least = list(accumulate(sorted(
-            [slot + near for slot, near in zip(position.slots, nearest, strict=True) if slot < _NEVER]),
-            initial=0))
+        # (all in C: a full city's sum is _NEVER or more, so it sorts after every free one and
+        # the free ones are those below _NEVER)
+        costs = sorted(map(add, position.slots, _tables(s.scn.board).nearest))
+        free = bisect_left(costs, _NEVER)
+        least = position.least = tuple(accumulate(costs[:free], initial=0))
     return count >= len(least) or least[count] > money
 
 

@@ -386,10 +386,10 @@ def position(w: GameState, seat: int) -> float:
             + PLANT_SHARE * portfolio + fuel)
 
 
-_HOLDINGS: dict[tuple[Any, ...], tuple[list[float], float]] = {}
+_HOLDINGS: dict[tuple[Any, ...], tuple[tuple[float, ...], float]] = {}
 
 
-def _holdings(w: GameState, seat: int) -> tuple[list[float], float]:
+def _holdings(w: GameState, seat: int) -> tuple[tuple[float, ...], float]:
     """The seat's expected fuel prices and the value of its plants toward the end of the game
     (shared by equal positions: they recur across the samples of one search)."""
     key = (w.scn, seat, tuple(w.market_res), tuple(w.plants))

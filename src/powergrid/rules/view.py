@@ -113,8 +113,22 @@ class GameView:
                 masked = _mask(game, game)
             else:
                 # the masked copy reads the game's lists in this view's place (GameState.shown
-                # written out: this runs on every move of a bot game)
-                scn, deck, removed = _masked_parts(game)
+                # written out: this runs on every move of a bot game), and _masked_parts
+                # written out for its usual case: the public scenario and the hidden removed
+                # plants made already, the deck the last one shown or nothing of it hidden
+                deck = game.deck
+                bottom = game.known_bottom
+                hidden_end = len(deck) - game.known_top
+                scn = game.scn.__dict__.get("_public")
+                removed = _UNKNOWNS.get(len(game.removed))
+                if bottom < hidden_end:
+                    last = _LAST_SHOWN[0]
+                    if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
+                        deck = last[3]
+                    else:
+                        scn = None
+                if scn is None or removed is None:
+                    scn, deck, removed = _masked_parts(game)
                 masked = game._lent(scn, 0, deck, removed)
                 game._shared = weakref.ref(masked)
             self._state = masked
