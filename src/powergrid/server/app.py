@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -85,6 +86,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store, hub = make_store_and_hub(settings, engine)
         service = GameService(store, hub, settings)
         collector.tune(settings.gc_threshold)  # before the service counts the collector's pauses
+        if settings.switch_interval_ms > 0:
+            # each batch a thread writes, and each notice it reads, waits for the lock after every
+            # database call: under load the loop held it for CPython's full 5 ms every time
+            sys.setswitchinterval(settings.switch_interval_ms / 1000)
         await service.start()
         app.state.service = service
         app.state.quotas = GameQuotas(engine, settings.limits)

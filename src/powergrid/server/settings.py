@@ -42,6 +42,9 @@ class Settings:
     #: net allocations between collections of the young generation in each server process (and
     #: bot worker); 0 keeps CPython's default of 700 (collector.py)
     gc_threshold: int = field(default_factory=lambda: _env_int("POWERGRID_GC_THRESHOLD", 50_000))
+    #: how long, in ms, a web process's event loop may keep the interpreter lock while one of its
+    #: threads (a PostgreSQL batch, the notices' reader) waits for it; 0 keeps CPython's 5 ms
+    switch_interval_ms: float = field(default_factory=lambda: _env_float("POWERGRID_SWITCH_INTERVAL_MS", 1.0))
     #: whether a creator may choose a game's seed (such a game is shown as seeded to everyone)
     chosen_seeds: bool = field(
         default_factory=lambda: os.environ.get("POWERGRID_CHOSEN_SEEDS", "1") not in ("0", "false"))
