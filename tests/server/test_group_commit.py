@@ -5,6 +5,7 @@ reaches every entry of its batch without stopping later ones."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 
 import pytest
@@ -117,6 +118,22 @@ def test_a_failing_batch_fails_each_of_its_entries_and_the_next_batch_still_runs
     assert later is True
     assert calls == [1, 2, 1]
     assert [len(store.actions_after(gid, 0)) for gid, _ in games] == [0, 1, 1, 1]
+
+
+def test_a_batch_the_executor_refuses_fails_its_entries_instead_of_hanging(store: Store) -> None:
+    games = two_people_games(store, 2)
+    appends = GroupCommit(store)  # every batch goes to a thread
+
+    async def run() -> list[object]:
+        executor = concurrent.futures.ThreadPoolExecutor(1)
+        asyncio.get_running_loop().set_default_executor(executor)
+        executor.shutdown()  # as when the server stops
+        return await asyncio.wait_for(asyncio.gather(
+            *(appends.append(first_move(gid, state)) for gid, state in games), return_exceptions=True), 10)
+
+    answers = asyncio.run(run())
+    assert all(isinstance(a, RuntimeError) for a in answers), answers
+    assert [len(store.actions_after(gid, 0)) for gid, _ in games] == [0, 0]
 
 
 def test_on_sqlite_a_batch_is_written_on_the_loop_when_the_lock_is_free(store: Store) -> None:

@@ -100,7 +100,11 @@ class GroupCommit:
                     self._settle(batch, made)
                     continue
             self._in_thread = batch  # PostgreSQL's commit waits for its disk; SQLite's lock was taken
-            asyncio.get_running_loop().run_in_executor(None, self._write_in_thread, batch, moves)
+            try:
+                asyncio.get_running_loop().run_in_executor(None, self._write_in_thread, batch, moves)
+            except RuntimeError as exc:  # the executor is shut down: the server is stopping
+                self._in_thread = None
+                self._settle(batch, exc)
 
     def _write_in_thread(self, batch: Batch, moves: list[Move]) -> None:
         try:
