@@ -111,11 +111,12 @@ def test_the_quick_lane_is_taken_in_batches_the_search_lane_one_at_a_time(engine
     assert [j.key for j in quick] == ["q0", "q1", "q2", "q3"]  # the oldest first
 
 
-def test_a_claim_on_postgresql_is_one_statement(engine_store: Store) -> None:
+def test_a_claim_on_postgresql_is_one_statement(pg_url: str) -> None:
     """Each round trip is a wait in a worker that is mostly waiting: the lease of a batch is one
     ``UPDATE ... RETURNING`` over the rows the claim locked (SQLite's writes take no round trip)."""
-    if engine_store.engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL only")
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    engine_store = Store(engine)
     queue = JobQueue(engine_store.engine, lease_s=60)
     for i in range(6):
         queue.enqueue(JobSpec("test", QUICK, f"one{i}"))
@@ -127,6 +128,7 @@ def test_a_claim_on_postgresql_is_one_statement(engine_store: Store) -> None:
     assert all(j.attempts == 1 and j.worker == "w" for j in claimed)
     assert [s.split()[0] for s in statements if not s.startswith("SET")] == ["WITH"]
     assert [j.key for j in queue.claim_some("w2", [QUICK], 4)] == ["one4", "one5"]
+    engine.dispose()
 
 
 def test_a_batch_catches_up_all_its_games_in_one_query(settings: Settings, engine_store: Store) -> None:

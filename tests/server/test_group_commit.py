@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+from pathlib import Path
 
 import pytest
 import sqlalchemy
@@ -150,12 +151,13 @@ def test_on_sqlite_a_batch_is_written_on_the_loop_when_the_lock_is_free(store: S
     assert all(len(store.actions_after(gid, 0)) == 1 for gid, _ in games)
 
 
-def test_on_sqlite_the_requests_of_a_turn_are_answered_in_the_next(store: Store) -> None:
+def test_on_sqlite_the_requests_of_a_turn_are_answered_in_the_next(tmp_path: Path) -> None:
     """With uvloop (what ``powergrid serve`` runs), the entries queued by one turn's requests are
     written within that turn, so the requests go on in the next turn; a writer task would have
     run in the next turn and woken them in the one after."""
-    if store.engine.dialect.name != "sqlite":
-        pytest.skip("SQLite only")
+    engine = db.make_engine(f"sqlite:///{tmp_path}/turns.db", "NORMAL")
+    db.migrate(engine)
+    store = Store(engine)
     uvloop = pytest.importorskip("uvloop")
     games = two_people_games(store, 8)
     appends = GroupCommit(store, on_loop=True)
@@ -253,12 +255,10 @@ def test_each_written_entry_is_announced_once_in_order(settings: Settings) -> No
     assert heard == expected
 
 
-def test_on_postgresql_a_batch_is_one_statement(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_on_postgresql_a_batch_is_one_statement(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The entries, the games' rows, the next jobs, the finished jobs and both kinds of notice,
     in one statement: a taken number still refuses only its own entry and leaves its job running."""
-    engine = db.make_engine(settings.database_url)
-    if engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL only")
+    engine = db.make_engine(pg_url)
     try:
         db.migrate(engine)
         store = Store(engine, notify_channel="one_statement_test")
@@ -271,7 +271,7 @@ def test_on_postgresql_a_batch_is_one_statement(settings: Settings, monkeypatch:
         assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]
         import psycopg
 
-        listener = psycopg.connect(settings.database_url.replace("+psycopg", ""), autocommit=True)
+        listener = psycopg.connect(pg_url.replace("+psycopg", ""), autocommit=True)
         monkeypatch.setattr(jobs, "JOBS_CHANNEL", "one_statement_jobs")  # (other processes ring the real one)
         listener.execute("LISTEN one_statement_test")
         listener.execute("LISTEN one_statement_jobs")
