@@ -211,10 +211,7 @@ _LAST_CACHES: list[Any] = [(None, None)]
 
 
 def _caches(scn: Any) -> _GameCaches:
-    last_scn, last_caches = _LAST_CACHES[0]
-    if last_scn is scn:
-        found: _GameCaches = last_caches
-        return found
+    """The caches of the game of ``scn`` (callers on hot paths read ``_LAST_CACHES`` first)."""
     memo = scn.play_memo
     caches: _GameCaches | None = memo.get("heuristic")
     if caches is None:
@@ -233,7 +230,10 @@ _CACHE_MAX = 2_000
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     """The seat's Outlook now, shared with every equal moment (do not change it)."""
     scn = s.scn
-    caches = _caches(scn)
+    caches: _GameCaches
+    last_scn, caches = _LAST_CACHES[0]
+    if last_scn is not scn:
+        caches = _caches(scn)
     outlooks = caches.outlooks
     market_res = tuple(s.market_res)
     plants = tuple(s.plants)
@@ -848,7 +848,10 @@ class _Position:
 def _position(s: State) -> _Position:
     """The position of everyone's cities now (its key hashes every city: find it once a decision)."""
     scn = s.scn
-    caches = _caches(scn)
+    caches: _GameCaches
+    last_scn, caches = _LAST_CACHES[0]
+    if last_scn is not scn:
+        caches = _caches(scn)
     positions = caches.positions
     key = (scn.board, s.step, tuple(s.cities))
     position = positions.get(key)
