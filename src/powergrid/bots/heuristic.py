@@ -182,13 +182,15 @@ class Outlook:
 
 
 class _GameCaches:
-    """The heuristic's caches for one game, kept in its scenario's ``play_memo`` so that they go
-    with the game: none of their entries is ever found by another game (the keys hold the
-    scenario, or positions that recur across games about once in fifty), and entries kept
-    past their game are objects the garbage collector walks at every full collection (a long
-    run of games got slower game by game while module-level caches filled to their bound)."""
+    """The heuristic's (and the search's) caches for one game, found through its scenario's
+    ``play_memo`` (shared by the public and sampled copies), so that no game reads or keeps
+    another's: none of their entries is ever found by another game (the keys hold the
+    scenario, or positions that recur across games about once in fifty). Only the last
+    ``_GAMES_KEPT`` games' are kept filled: the scenarios of a game hold each other (a cycle,
+    freed only by a full collection), so the entries of a finished game are emptied when a
+    newer game's caches are made, and freed at once, not walked by the collector until then."""
 
-    __slots__ = ("outlooks", "units", "positions", "last_position")
+    __slots__ = ("outlooks", "units", "positions", "last_position", "holdings")
 
     def __init__(self) -> None:
         #: outlooks by what they depend on: by the cheap part of it (no nested tuple to hash),
@@ -203,11 +205,24 @@ class _GameCaches:
         #: tuple, replaced whole: bots in several threads never pair one's key with another's
         #: position)
         self.last_position: tuple[Any, Any] = (None, None)
+        #: the search's expected fuel prices and plant values per position (search._holdings)
+        self.holdings: dict[tuple[Any, ...], tuple[tuple[float, ...], float]] = {}
+
+    def clear(self) -> None:
+        self.outlooks.clear()
+        self.units.clear()
+        self.positions.clear()
+        self.last_position = (None, None)
+        self.holdings.clear()
 
 
 #: (scenario, its game's caches) last asked about (one game asks many times); one tuple,
 #: replaced whole (bots may run in threads)
 _LAST_CACHES: list[Any] = [(None, None)]
+#: the games whose caches were made last, oldest first
+_RECENT: list[_GameCaches] = []
+#: games whose caches stay filled (a few, for games played side by side in threads)
+_GAMES_KEPT = 4
 
 
 def _caches(scn: Any) -> _GameCaches:
@@ -216,6 +231,9 @@ def _caches(scn: Any) -> _GameCaches:
     caches: _GameCaches | None = memo.get("heuristic")
     if caches is None:
         caches = memo["heuristic"] = _GameCaches()
+        _RECENT.append(caches)
+        if len(_RECENT) > _GAMES_KEPT:
+            _RECENT.pop(0).clear()
     _LAST_CACHES[0] = (scn, caches)
     return caches
 

@@ -386,9 +386,10 @@ def position(w: GameState, seat: int) -> float:
             + PLANT_SHARE * portfolio + fuel)
 
 
-#: (scenario, its game's holdings cache) last asked about: the cache lives in the scenario's
-#: ``play_memo``, so that it goes with the game (its keys hold the scenario: no other game
-#: finds them); one tuple, replaced whole (bots may run in threads)
+#: (scenario, its game's holdings cache) last asked about: the cache is one of the game's
+#: caches kept by the heuristic (``heuristic._caches``), so that it goes with the game (its
+#: keys hold the scenario: no other game finds them); one tuple, replaced whole (bots may run
+#: in threads)
 _LAST_HOLDINGS: list[Any] = [(None, None)]
 
 
@@ -398,9 +399,7 @@ def _holdings(w: GameState, seat: int) -> tuple[tuple[float, ...], float]:
     scn = w.scn
     last_scn, holdings = _LAST_HOLDINGS[0]
     if last_scn is not scn:
-        holdings = scn.play_memo.get("pimc holdings")
-        if holdings is None:
-            holdings = scn.play_memo["pimc holdings"] = {}
+        holdings = heuristic._caches(scn).holdings
         _LAST_HOLDINGS[0] = (scn, holdings)
     key = (scn, seat, tuple(w.market_res), tuple(w.plants))
     found: tuple[tuple[float, ...], float] | None = holdings.get(key)
