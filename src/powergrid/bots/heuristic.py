@@ -185,7 +185,8 @@ class _GameCaches:
     """The heuristic's (and the search's) caches for one game, found through its scenario's
     ``play_memo`` (shared by the public and sampled copies), so that no game reads or keeps
     another's: none of their entries is ever found by another game (the keys hold the
-    scenario, or positions that recur across games about once in fifty). Only the last
+    scenario, or positions that recur across games about once in fifty), so their keys leave
+    the scenario and the board out (the game's copies differ only in the seed). Only the last
     ``_GAMES_KEPT`` games' are kept filled: the scenarios of a game hold each other (a cycle,
     freed only by a full collection), so the entries of a finished game are emptied when a
     newer game's caches are made, and freed at once, not walked by the collector until then."""
@@ -198,8 +199,8 @@ class _GameCaches:
         self.outlooks: dict[tuple[Any, ...], list[Outlook]] = {}
         #: unit costs by what they depend on (cleared with the outlooks)
         self.units: dict[tuple[Any, ...], tuple[float, ...]] = {}
-        #: positions by what they depend on (the board, the step, everyone's cities: the
-        #: houses and each seat's connection costs follow from these)
+        #: positions by what they depend on (the step and everyone's cities, on the game's
+        #: board: the houses and each seat's connection costs follow from these)
         self.positions: dict[tuple[Any, ...], _Position] = {}
         #: (key, position) last asked for: a new position one house on is made from it (one
         #: tuple, replaced whole: bots in several threads never pair one's key with another's
@@ -255,7 +256,7 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     outlooks = caches.outlooks
     market_res = tuple(s.market_res)
     plants = tuple(s.plants)
-    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], style)
+    key = (seat, s.step, len(s.cities[seat]), s.money[seat], style)
     bucket = outlooks.get(key)
     if bucket is None:
         if len(outlooks) >= _CACHE_MAX:
@@ -271,7 +272,7 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
             del bucket[0]
     # the expected fuel prices do not depend on the seat's money or cities: moments that
     # differ only there (a search's samples, turns of one phase) share them
-    unit_key = (scn, seat, market_res, plants)
+    unit_key = (seat, market_res, plants)
     units = caches.units
     unit = units.get(unit_key)
     if unit is None:
@@ -871,7 +872,7 @@ def _position(s: State) -> _Position:
     if last_scn is not scn:
         caches = _caches(scn)
     positions = caches.positions
-    key = (scn.board, s.step, tuple(s.cities))
+    key = (s.step, tuple(s.cities))
     position = positions.get(key)
     if position is None:
         if len(positions) >= _CACHE_MAX:
@@ -893,10 +894,10 @@ def _next_position(s: State, key: tuple[Any, ...], last: tuple[Any, Any]) -> _Po
     keep their greedy choices unless they had chosen that city. None when the last position is
     not such a parent."""
     last_key, parent = last
-    if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
+    if last_key is None or last_key[0] != key[0]:
         return None
-    old = last_key[2]
-    new = key[2]
+    old = last_key[1]
+    new = key[1]
     builder = -1
     for j in range(len(new)):
         if new[j] is not old[j] and new[j] != old[j]:
@@ -909,8 +910,8 @@ def _next_position(s: State, key: tuple[Any, ...], last: tuple[Any, Any]) -> _Po
     if len(mine) != len(old[builder]) + 1 or mine[:-1] != old[builder]:
         return None
     city = mine[-1]
-    i = _tables(key[0]).index[city]
-    slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
+    i = _tables(s.scn.board).index[city]
+    slot = _SLOT_BY_HOUSES[key[0]][len(s.houses[city])]
     slots = parent.slots[:i] + (slot,) + parent.slots[i + 1:]
     return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
 

@@ -387,9 +387,8 @@ def position(w: GameState, seat: int) -> float:
 
 
 #: (scenario, its game's holdings cache) last asked about: the cache is one of the game's
-#: caches kept by the heuristic (``heuristic._caches``), so that it goes with the game (its
-#: keys hold the scenario: no other game finds them); one tuple, replaced whole (bots may run
-#: in threads)
+#: caches kept by the heuristic (``heuristic._caches``), so that it goes with the game; one
+#: tuple, replaced whole (bots may run in threads)
 _LAST_HOLDINGS: list[Any] = [(None, None)]
 
 
@@ -401,7 +400,7 @@ def _holdings(w: GameState, seat: int) -> tuple[tuple[float, ...], float]:
     if last_scn is not scn:
         holdings = heuristic._caches(scn).holdings
         _LAST_HOLDINGS[0] = (scn, holdings)
-    key = (scn, seat, tuple(w.market_res), tuple(w.plants))
+    key = (seat, tuple(w.market_res), tuple(w.plants))
     found: tuple[tuple[float, ...], float] | None = holdings.get(key)
     if found is None:
         if len(holdings) >= 20_000:
