@@ -36,8 +36,9 @@ def test_plans_made_from_the_last_position_equal_fresh_ones() -> None:
                 position = heuristic._position(seen)
                 derived += position.origin is not None
                 kept = _plans(seen)
-                heuristic._POSITIONS.clear()
-                heuristic._LAST_POSITION[0] = (None, None)
+                caches = heuristic._caches(seen.scn)
+                caches.positions.clear()
+                caches.last_position = (None, None)
                 assert _plans(seen) == kept
                 compared += 1
             state.apply(action)

@@ -181,30 +181,88 @@ class Outlook:
         return int(spare if spare < worth else worth)
 
 
-#: Outlooks by what they depend on: by the cheap part of it (no nested tuple to hash), each
-#: entry a few outlooks told apart by the market and everyone's plants; a cache, cleared when
-#: full, never a source of truth
-_OUTLOOKS: dict[tuple[Any, ...], list[Outlook]] = {}
+class _GameCaches:
+    """The heuristic's (and the search's) caches for one game, found through its scenario's
+    ``play_memo`` (shared by the public and sampled copies), so that no game reads or keeps
+    another's: none of their entries is ever found by another game (the keys hold the
+    scenario, or positions that recur across games about once in fifty), so their keys leave
+    the scenario and the board out (the game's copies differ only in the seed). Only the last
+    ``_GAMES_KEPT`` games' are kept filled: the scenarios of a game hold each other (a cycle,
+    freed only by a full collection), so the entries of a finished game are emptied when a
+    newer game's caches are made, and freed at once, not walked by the collector until then."""
+
+    __slots__ = ("outlooks", "units", "positions", "last_position", "holdings")
+
+    def __init__(self) -> None:
+        #: outlooks by what they depend on: by the cheap part of it (no nested tuple to hash),
+        #: each entry a few outlooks told apart by the market and everyone's plants
+        self.outlooks: dict[tuple[Any, ...], list[Outlook]] = {}
+        #: unit costs by what they depend on (cleared with the outlooks)
+        self.units: dict[tuple[Any, ...], tuple[float, ...]] = {}
+        #: positions by what they depend on (the step and everyone's cities, on the game's
+        #: board: the houses and each seat's connection costs follow from these)
+        self.positions: dict[tuple[Any, ...], _Position] = {}
+        #: (key, position) last asked for: a new position one house on is made from it (one
+        #: tuple, replaced whole: bots in several threads never pair one's key with another's
+        #: position)
+        self.last_position: tuple[Any, Any] = (None, None)
+        #: the search's expected fuel prices and plant values per position (search._holdings)
+        self.holdings: dict[tuple[Any, ...], tuple[tuple[float, ...], float]] = {}
+
+    def clear(self) -> None:
+        self.outlooks.clear()
+        self.units.clear()
+        self.positions.clear()
+        self.last_position = (None, None)
+        self.holdings.clear()
+
+
+#: (scenario, its game's caches) last asked about (one game asks many times); one tuple,
+#: replaced whole (bots may run in threads)
+_LAST_CACHES: list[Any] = [(None, None)]
+#: the games whose caches were made last, oldest first
+_RECENT: list[_GameCaches] = []
+#: games whose caches stay filled (a few, for games played side by side in threads)
+_GAMES_KEPT = 4
+
+
+def _caches(scn: Any) -> _GameCaches:
+    """The caches of the game of ``scn`` (callers on hot paths read ``_LAST_CACHES`` first)."""
+    memo = scn.play_memo
+    caches: _GameCaches | None = memo.get("heuristic")
+    if caches is None:
+        caches = memo["heuristic"] = _GameCaches()
+        _RECENT.append(caches)
+        if len(_RECENT) > _GAMES_KEPT:
+            _RECENT.pop(0).clear()
+    _LAST_CACHES[0] = (scn, caches)
+    return caches
+
+
 #: outlooks kept per cheap key (the oldest goes first)
 _BUCKET = 8
-#: entries per cache before it is cleared: small, because every entry is objects the garbage
-#: collector walks on each full collection (20,000 made a long run of heuristic games spend a
-#: fifth of its time there); a search's working set is far smaller
+#: entries per cache of a game before it is cleared (caches, never a source of truth): every
+#: entry is objects the garbage collector walks on each full collection while the game lasts
 _CACHE_MAX = 2_000
 
 
 def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     """The seat's Outlook now, shared with every equal moment (do not change it)."""
     scn = s.scn
+    caches: _GameCaches
+    last_scn, caches = _LAST_CACHES[0]
+    if last_scn is not scn:
+        caches = _caches(scn)
+    outlooks = caches.outlooks
     market_res = tuple(s.market_res)
     plants = tuple(s.plants)
-    key = (scn, seat, s.step, len(s.cities[seat]), s.money[seat], style)
-    bucket = _OUTLOOKS.get(key)
+    key = (seat, s.step, len(s.cities[seat]), s.money[seat], style)
+    bucket = outlooks.get(key)
     if bucket is None:
-        if len(_OUTLOOKS) >= _CACHE_MAX:
-            _OUTLOOKS.clear()
-            _UNITS.clear()
-        bucket = _OUTLOOKS[key] = []
+        if len(outlooks) >= _CACHE_MAX:
+            outlooks.clear()
+            caches.units.clear()
+        bucket = outlooks[key] = []
     else:
         # (tuples compare item by item, the same inner tuples at once by identity)
         for look in bucket:
@@ -214,10 +272,11 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
             del bucket[0]
     # the expected fuel prices do not depend on the seat's money or cities: moments that
     # differ only there (a search's samples, turns of one phase) share them
-    unit_key = (scn, seat, market_res, plants)
-    unit = _UNITS.get(unit_key)
+    unit_key = (seat, market_res, plants)
+    units = caches.units
+    unit = units.get(unit_key)
     if unit is None:
-        unit = _UNITS[unit_key] = unit_costs(s, seat)
+        unit = units[unit_key] = unit_costs(s, seat)
     # the market and the others' plants matter only through the expected fuel prices: a
     # moment where they changed but not those (a plant sold to another seat, most often) has
     # the same values; it is found by them from now on
@@ -230,10 +289,6 @@ def outlook(s: State, seat: int, style: Style = DEFAULT) -> Outlook:
     look = Outlook(s, seat, style, unit, market_res, plants)
     bucket.append(look)
     return look
-
-
-#: unit costs by what they depend on (cleared with the outlooks)
-_UNITS: dict[tuple[Any, ...], tuple[float, ...]] = {}
 
 
 def unit_costs(s: State, seat: int) -> tuple[float, ...]:
@@ -809,25 +864,21 @@ class _Position:
         self.least: tuple[int, ...] | None = None
 
 
-#: positions by what they depend on (the board, the step, everyone's cities: the houses and
-#: each seat's connection costs follow from these); a cache, cleared when full
-_POSITIONS: dict[tuple[Any, ...], _Position] = {}
-#: (key, position) last asked for: a new position one house on is made from it (one tuple,
-#: replaced whole: bots in several threads never pair one's key with another's position)
-_LAST_POSITION: list[Any] = [(None, None)]
-
-
 def _position(s: State) -> _Position:
     """The position of everyone's cities now (its key hashes every city: find it once a decision)."""
-    board = s.scn.board
-    cities = s.cities
-    key = (board, s.step, tuple(cities))
-    position = _POSITIONS.get(key)
+    scn = s.scn
+    caches: _GameCaches
+    last_scn, caches = _LAST_CACHES[0]
+    if last_scn is not scn:
+        caches = _caches(scn)
+    positions = caches.positions
+    key = (s.step, tuple(s.cities))
+    position = positions.get(key)
     if position is None:
-        if len(_POSITIONS) >= _CACHE_MAX:
-            _POSITIONS.clear()
-        position = _POSITIONS[key] = _next_position(s, key) or _new_position(s)
-    _LAST_POSITION[0] = (key, position)
+        if len(positions) >= _CACHE_MAX:
+            positions.clear()
+        position = positions[key] = _next_position(s, key, caches.last_position) or _new_position(s)
+    caches.last_position = (key, position)
     return position
 
 
@@ -837,15 +888,16 @@ def _new_position(s: State) -> _Position:
     return _Position(tuple([slot[len(houses[c])] for c in _tables(s.scn.board).in_play]), len(s.cities))
 
 
-def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
-    """The position ``key`` made from the last one asked for, when it is that one with one
-    more house (a seat building during its turn): the other seats keep their greedy choices
-    unless they had chosen that city. None when the last position is not such a parent."""
-    last_key, parent = _LAST_POSITION[0]
-    if last_key is None or last_key[0] is not key[0] or last_key[1] != key[1]:
+def _next_position(s: State, key: tuple[Any, ...], last: tuple[Any, Any]) -> _Position | None:
+    """The position ``key`` made from the last one asked for (``last``: its key and itself),
+    when it is that one with one more house (a seat building during its turn): the other seats
+    keep their greedy choices unless they had chosen that city. None when the last position is
+    not such a parent."""
+    last_key, parent = last
+    if last_key is None or last_key[0] != key[0]:
         return None
-    old = last_key[2]
-    new = key[2]
+    old = last_key[1]
+    new = key[1]
     builder = -1
     for j in range(len(new)):
         if new[j] is not old[j] and new[j] != old[j]:
@@ -858,8 +910,8 @@ def _next_position(s: State, key: tuple[Any, ...]) -> _Position | None:
     if len(mine) != len(old[builder]) + 1 or mine[:-1] != old[builder]:
         return None
     city = mine[-1]
-    i = _tables(key[0]).index[city]
-    slot = _SLOT_BY_HOUSES[key[1]][len(s.houses[city])]
+    i = _tables(s.scn.board).index[city]
+    slot = _SLOT_BY_HOUSES[key[0]][len(s.houses[city])]
     slots = parent.slots[:i] + (slot,) + parent.slots[i + 1:]
     return _Position(slots, len(new), (parent.networks, builder, city, i, slot))
 

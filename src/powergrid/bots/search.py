@@ -386,20 +386,28 @@ def position(w: GameState, seat: int) -> float:
             + PLANT_SHARE * portfolio + fuel)
 
 
-_HOLDINGS: dict[tuple[Any, ...], tuple[tuple[float, ...], float]] = {}
+#: (scenario, its game's holdings cache) last asked about: the cache is one of the game's
+#: caches kept by the heuristic (``heuristic._caches``), so that it goes with the game; one
+#: tuple, replaced whole (bots may run in threads)
+_LAST_HOLDINGS: list[Any] = [(None, None)]
 
 
 def _holdings(w: GameState, seat: int) -> tuple[tuple[float, ...], float]:
     """The seat's expected fuel prices and the value of its plants toward the end of the game
     (shared by equal positions: they recur across the samples of one search)."""
-    key = (w.scn, seat, tuple(w.market_res), tuple(w.plants))
-    found = _HOLDINGS.get(key)
+    scn = w.scn
+    last_scn, holdings = _LAST_HOLDINGS[0]
+    if last_scn is not scn:
+        holdings = heuristic._caches(scn).holdings
+        _LAST_HOLDINGS[0] = (scn, holdings)
+    key = (seat, tuple(w.market_res), tuple(w.plants))
+    found: tuple[tuple[float, ...], float] | None = holdings.get(key)
     if found is None:
-        if len(_HOLDINGS) >= 20_000:
-            _HOLDINGS.clear()
+        if len(holdings) >= 20_000:
+            holdings.clear()
         look = heuristic.Outlook(w, seat)
         look.ambition = w.scn.end_cities
-        found = _HOLDINGS[key] = (look.unit, look.portfolio(w.plants[seat]))
+        found = holdings[key] = (look.unit, look.portfolio(w.plants[seat]))
     return found
 
 

@@ -46,6 +46,10 @@ class Scenario:
     #: what each holding of plants can store, once worked out (storage.capacities)
     storage_memo: dict[tuple[int, ...], tuple[int, int, int, int, int]] = field(
         default_factory=dict, repr=False)
+    #: caches of whoever plays this game (the bots), by their name: they go with the game, where
+    #: a module's cache outlived it; shared by the public and sampled copies (which differ from
+    #: it only in the seed), as the memos are
+    play_memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def players(self) -> int:
@@ -57,6 +61,7 @@ class Scenario:
         saved["power_memo"] = {}
         saved["power_best_memo"] = {}
         saved["storage_memo"] = {}
+        saved["play_memo"] = {}
         return saved
 
     @property
