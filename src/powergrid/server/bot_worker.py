@@ -210,10 +210,8 @@ class BotWorker:
             return set()
         done = set()
         for game_id, rows in entries.items():
-            row, frames = self.games[game_id]
             try:
-                for _seq, seat, text in rows:
-                    frames.append(snapshots.follow(self.store, row, frames, seat, text))
+                self._follow(self.games[game_id], rows)
             except Exception:
                 log.exception("worker %s: catching up game %s failed", self.name, game_id)
                 self.games.pop(game_id, None)
@@ -236,11 +234,15 @@ class BotWorker:
         else:
             self.games.move_to_end(game_id)
             frames = found[1]
-            if caught_up:
-                return found
-            for _seq, seat, text in self.store.actions_after(game_id, frames[-1].version):
-                frames.append(snapshots.follow(self.store, found[0], frames, seat, text))
+            if not caught_up:
+                self._follow(found, self.store.actions_after(game_id, frames[-1].version))
         return found
+
+    def _follow(self, game: tuple[GameRow, deque[Frame]], entries: list[tuple[int, int, str]]) -> None:
+        """Apply log entries (seq, seat, action or ``undo``) after the game's newest frame."""
+        row, frames = game
+        for _seq, seat, text in entries:
+            frames.append(snapshots.follow(self.store, row, frames, seat, text))
 
     def announce(self, game_id: str, version: int, seat: int, action: str) -> None:
         """Tell the web processes (PostgreSQL NOTIFY and SQLite notices are sent by the append)."""
