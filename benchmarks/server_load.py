@@ -20,6 +20,7 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
 - client lag p99: how late the client's own event loop woke (it shares the two cores);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
 - web GC / max: the web processes' garbage collections in the run, their total and longest pause;
+- handed: connections the web processes handed to a game's owner process (server/owners.py);
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
   action likewise for the bot-worker processes (search games' CPU included); client CPU ms per
   action: the load client's own (it shares the cores with the server).
@@ -233,6 +234,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             "lag_max": max((x["max"] for x in lags), default=0.0), "web_processes_sampled": len(stats),
             "gc_ms": sum(x["gc"]["total_ms"] for x in stats.values()),
             "gc_max_ms": max((x["gc"]["max_ms"] for x in stats.values()), default=0.0),
+            # connections the web processes handed to a game's owner (server/owners.py), since their start
+            "handed": sum((x.get("owners") or {}).get("handed", 0) for x in stats.values()),
             "games_finished": totals["games_finished"], "refused": totals["refused"],
             "errors": totals["errors"]}
 
@@ -427,7 +430,7 @@ def main() -> None:
               f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'client lag':>10} "
               f"{'lag p99':>7} {'max':>6} {'web GC':>6} {'max':>5} {'actions':>7} {'search':>6} "
               f"{'web CPU':>7} {'bots CPU':>8} "
-              f"{'err':>4}")
+              f"{'err':>4} {'handed':>6}")
     print(header + "\n" + " " * 29 + "(ms)" + " " * 79 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as scratch:
         tmp = args.logs or scratch
@@ -442,7 +445,7 @@ def main() -> None:
                           f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} {r['gc_ms']:6.0f} {r['gc_max_ms']:5.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['client_cpu_ms']:10.2f} "
-                          f"{r['errors'] + r['refused']:4d}", flush=True)
+                          f"{r['errors'] + r['refused']:4d} {r.get('handed', 0):6d}", flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
 

@@ -27,7 +27,8 @@ def _limit_open_files(count: int) -> Callable[[], None]:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, log: Path, open_files: int | None = None, **env: str) -> None:
+    def __init__(self, database_url: str, log: Path, open_files: int | None = None, workers: int = 1,
+                 **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # the tests drive games as fast as they can from one address: no request rate unless asked
@@ -38,7 +39,8 @@ class ServerProcess:
             environ.pop("POWERGRID_GC_THRESHOLD", None)  # the server as shipped (conftest.py sets 0 here)
         self.log = log
         self._out = open(log, "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(self.port)],
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(self.port),
+                                      "--workers", str(workers)],
                                      env=environ, stdout=self._out, stderr=subprocess.STDOUT,
                                      preexec_fn=_limit_open_files(open_files) if open_files else None)
         self._wait_ready()

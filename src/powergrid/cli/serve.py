@@ -80,9 +80,10 @@ def _serve(settings: Any, host: str, port: int, workers: int, log_level: str) ->
     from powergrid.server import create_app
 
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    from powergrid.server.connections import raise_open_file_limit, uvicorn_options
+    from powergrid.server.connections import WEB_PROCESSES, raise_open_file_limit, uvicorn_options
 
     raise_open_file_limit()
+    os.environ[WEB_PROCESSES] = str(workers)  # the workers find their games' owners (server/owners.py)
     options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, ws_per_message_deflate=False,
                                    timeout_graceful_shutdown=5, **uvicorn_options(settings))
     if workers == 1 and port != 0:

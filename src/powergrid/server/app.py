@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import coach_routes, collector, db, replays, undo, views
+from . import coach_routes, collector, connections, db, replays, undo, views
 from .clients import creator_key
 from .doorbell import Bells
 from .errors import ApiError
@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            connections.close_game_owners()
             await service.stop()
             engine.dispose()
 
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
     app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included
-    app.add_middleware(ServerTiming)
+    app.add_middleware(ServerTiming, process_header=settings.process_header)
     app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
     app.state.settings = settings
     addresses = settings.limits.addresses()
@@ -170,11 +171,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/server/stats", tags=["server"])
     async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
         """This web process: its pid, event-loop lag (ms), garbage collections and their pauses (ms),
-        games in memory, CPU seconds used, and its appends: entries and the transactions that
-        committed them (group commit)."""
+        games in memory, CPU seconds used, its appends: entries and the transactions that
+        committed them (group commit), and with several web processes its place among the games'
+        owners and the connections it handed and was handed."""
         service = service_of(request)
         stats = process_stats(service.loop_lag, service.cache, service.collector_pauses)
         stats["appends"] = service.appends.stats()
+        stats["owners"] = connections.game_owners_stats()
         if reset:
             service.loop_lag.reset()
             service.collector_pauses.reset()

@@ -13,19 +13,25 @@ import string) and adds, per connection:
   seconds, or the connection is closed. A WebSocket, once upgraded, is the socket's business
   (first message within the same time, then pings).
 
-It also raises the soft limit on open files to the hard one (``raise_open_file_limit``).
+It also raises the soft limit on open files to the hard one (``raise_open_file_limit``), and, with
+several web processes on one port, hands a request that names a game to the game's owner process
+(``owners.py``) when the connection is between requests.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import resource
+import socket
 import time
 from typing import Any
 
 from .clients import ClientAddresses
 from .limits import Limits
+from .owners import Owners, owners_directory, requested_game
 
 log = logging.getLogger("powergrid.server")
 
@@ -72,6 +78,63 @@ def connection_guard() -> ConnectionGuard:
     if _guard is None:
         _guard = ConnectionGuard(Limits())
     return _guard
+
+
+_owners: Owners | None = None
+_owners_started = False
+_adoptions: set[asyncio.Task[Any]] = set()
+
+
+def game_owners(config: Any, server_state: Any, app_state: Any,
+                loop: asyncio.AbstractEventLoop) -> Owners | None:
+    """This process's place among the owners of games, started with its first connection (which
+    brings what a handed connection's protocol is made of); None with one web process or when off."""
+    global _owners, _owners_started
+    if _owners_started:
+        return _owners
+    _owners_started = True
+    from .settings import Settings
+
+    count = int(os.environ.get(WEB_PROCESSES, "1") or 1)
+    if count < 2 or not Settings().game_owners or getattr(config, "ssl", None) is not None:
+        return None
+
+    def adopt(conn: socket.socket, data: bytes) -> None:
+        def protocol() -> GuardedHttp:
+            return GuardedHttp(config, server_state, app_state, handed=data)
+
+        def adopted(done: asyncio.Task[Any]) -> None:
+            _adoptions.discard(done)
+            if not done.cancelled() and done.exception() is not None:
+                log.warning("a handed connection could not be adopted: %s", done.exception())
+                conn.close()
+
+        task = loop.create_task(loop.connect_accepted_socket(protocol, conn))
+        _adoptions.add(task)
+        task.add_done_callback(adopted)
+
+    _owners = Owners(owners_directory(), count, adopt)
+    if _owners.index is not None:
+        loop.add_reader(_owners.socket.fileno(), _owners.receive)
+    return _owners
+
+
+def close_game_owners() -> None:
+    """At shutdown: no more connections are handed to this process."""
+    global _owners
+    if _owners is not None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(_owners.socket.fileno())
+        _owners.close()
+        _owners = None
+
+
+def game_owners_stats() -> dict[str, Any] | None:
+    return _owners.stats() if _owners is not None else None
+
+
+#: the number of web processes on the port, set by `powergrid serve --workers N` for its workers
+WEB_PROCESSES = "POWERGRID_WEB_PROCESSES"
 
 
 def raise_open_file_limit() -> int:
@@ -133,24 +196,57 @@ class _Relay:
         return self._owner.inner
 
 
+_http_class: Any = None
+
+
+def _http_protocol() -> Any:
+    """uvicorn's httptools protocol, told when its parser is between requests; h11's if httptools is
+    missing (its connections are never handed over)."""
+    global _http_class
+    if _http_class is None:
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+        _http_class = AutoHTTPProtocol
+        with contextlib.suppress(ImportError):
+            from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+            if AutoHTTPProtocol is HttpToolsProtocol:
+                class Tracked(HttpToolsProtocol):
+                    #: whether the parser has begun a request it has not finished
+                    mid_request = False
+
+                    def on_message_begin(self) -> None:
+                        self.mid_request = True
+                        super().on_message_begin()
+
+                    def on_message_complete(self) -> None:
+                        self.mid_request = False
+                        super().on_message_complete()
+
+                _http_class = Tracked
+    return _http_class
+
+
 class GuardedHttp(asyncio.Protocol):
-    """uvicorn's HTTP protocol (httptools or h11) under the connection cap and request deadline."""
+    """uvicorn's HTTP protocol (httptools or h11) under the connection cap and request deadline.
+    ``handed``: the bytes another web process read from this connection before handing it here."""
 
     def __init__(self, config: Any, server_state: Any, app_state: Any,
-                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
-        from uvicorn.protocols.http.auto import AutoHTTPProtocol as http_protocol
-
-        protocol_class: Any = http_protocol  # httptools if installed, else h11
+                 _loop: asyncio.AbstractEventLoop | None = None, handed: bytes | None = None) -> None:
+        protocol_class: Any = _http_protocol()
         self.loop = _loop or asyncio.get_event_loop()
         self.guard = connection_guard()
         self.inner: Any = protocol_class(config=config, server_state=server_state, app_state=app_state,
                                            _loop=_loop)
+        self.owners = game_owners(config, server_state, app_state, self.loop)
+        self.handed = handed
         self.transport: Any = None
         self.client: str | None = None
         self.waiting_since: float | None = None
         self.deadline: asyncio.TimerHandle | None = None
         self.check_pending = False
         self.refused = False
+        self.moved = False  # handed to the owner of the game its request names
 
     # ------------------------------------------------------------------ asyncio.Protocol
     def connection_made(self, transport: Any) -> None:  # uvloop's transports are not asyncio's classes
@@ -163,16 +259,43 @@ class GuardedHttp(asyncio.Protocol):
             transport.abort()  # frees the descriptor now; the client sees a reset
             return
         self.inner.connection_made(_Relay(transport, self))
+        if self.handed is not None:  # what the process that handed it here had read, before anything new
+            handed, self.handed = self.handed, None
+            self.inner.data_received(handed)
         self.check()
 
     def data_received(self, data: bytes) -> None:
-        if self.refused:
+        if self.refused or self.moved:
+            return
+        if self.owners is not None and self._between_requests() and self._hand_over(data):
             return
         self.inner.data_received(data)
         self.check()
 
+    # ------------------------------------------------------------------ the game's owner
+    def _between_requests(self) -> bool:
+        """Whether the connection is idle: the last answer is sent and no request has begun."""
+        inner = self.inner
+        if getattr(inner, "mid_request", True) or inner.pipeline:
+            return False  # not httptools (or upgraded to a WebSocket), or a request is under way
+        cycle = inner.cycle
+        return (cycle is None or cycle.response_complete) and not self.transport.is_closing() \
+            and not self.transport.get_write_buffer_size()
+
+    def _hand_over(self, data: bytes) -> bool:
+        """Send the connection to the owner of the game its request names; True: it went."""
+        game_id = requested_game(data)
+        if game_id is None:
+            return False
+        sock = self.transport.get_extra_info("socket")
+        if sock is None or self.owners is None or not self.owners.hand_over(sock.fileno(), data, game_id):
+            return False
+        self.moved = True  # the rest is the owner's: nothing more is read or answered here
+        self.transport.abort()  # closes this process's descriptor only: the owner's keeps it open
+        return True
+
     def eof_received(self) -> bool | None:
-        if self.refused:
+        if self.refused or self.moved:
             return None
         return self.inner.eof_received()  # type: ignore[no-any-return]
 

@@ -15,12 +15,16 @@ import time
 from collections import deque
 from typing import Any
 
+PROCESS_HEADER = b"x-powergrid-process"
+
 
 class ServerTiming:
-    """Pure ASGI middleware: the server-side duration of each HTTP request, in a response header."""
+    """Pure ASGI middleware: the server-side duration of each HTTP request, in a response header;
+    ``process_header``: also the answering process (``X-Powergrid-Process: <pid>``)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, process_header: bool = False) -> None:
         self.app = app
+        self.extra = [(PROCESS_HEADER, str(os.getpid()).encode())] if process_header else []
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -31,7 +35,7 @@ class ServerTiming:
         async def timed_send(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 ms = (time.perf_counter() - began) * 1000
-                message = {**message, "headers": [*message.get("headers", ()),
+                message = {**message, "headers": [*message.get("headers", ()), *self.extra,
                                                   (b"server-timing", f"app;dur={ms:.2f}".encode())]}
             await send(message)
 

@@ -48,6 +48,14 @@ class Settings:
     #: whether a creator may choose a game's seed (such a game is shown as seeded to everyone)
     chosen_seeds: bool = field(
         default_factory=lambda: os.environ.get("POWERGRID_CHOSEN_SEEDS", "1") not in ("0", "false"))
+    #: with several web processes on one port (`powergrid serve --workers N`), hand each request that
+    #: names a game to the game's one owner process (owners.py), so that one process applies its actions
+    game_owners: bool = field(
+        default_factory=lambda: os.environ.get("POWERGRID_GAME_OWNERS", "1") not in ("0", "false"))
+    #: answers (and WebSocket handshakes) say which process gave them (X-Powergrid-Process: pid),
+    #: for tests and for looking into a server
+    process_header: bool = field(
+        default_factory=lambda: os.environ.get("POWERGRID_PROCESS_HEADER", "0") not in ("0", "false", ""))
     #: per-client limits and timeouts (limits.py; POWERGRID_LIMITS=0 turns the per-client ones off)
     limits: Limits = field(default_factory=Limits)
 

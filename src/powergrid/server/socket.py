@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from .buckets import TokenBucket
 from .errors import ApiError
 from .limits import Limits, retry_seconds
+from .metrics import PROCESS_HEADER
 from .service import GameService, LiveGame
 from .settings import Settings
 from .tokens import bearer, well_formed_game_id
@@ -126,7 +128,10 @@ def read_message(message: Mapping[str, Any], max_bytes: int) -> dict[str, Any]:
 
 async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settings: Settings,
                        counts: SocketCounts, client: str) -> None:
-    await ws.accept()
+    if settings.process_header:
+        await ws.accept(headers=[(PROCESS_HEADER, str(os.getpid()).encode())])
+    else:
+        await ws.accept()
     if not counts.enter(client):
         await _refuse(ws, Closing("socket_limit", f"at most {counts.limit} open sockets from one address",
                                   CLOSE_BASE + 429, retry_after=5), client, game_id)
