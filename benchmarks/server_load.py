@@ -17,6 +17,9 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
   commit of the action that made it the bot's turn) to the bot's move committed;
 - bot p50/p99: from sending the action that made it the bot's turn to the bot's move arriving on
   the socket, as the client saw it (the action's own time and the client's lag are in it);
+- srv p50/p99: the same reply as the web processes saw it, from the action's arrival to the bot's
+  move leaving on the first socket sent it (the slowest web process's figures): what a person on
+  another machine sees, less the network; the client's figure adds its own lateness;
 - client lag p99: how late the client's own event loop woke (it shares the two cores);
 - loop lag p99/max: how late the web processes' event loops woke (GET /api/server/stats);
 - web GC / max: the web processes' garbage collections in the run, their total and longest pause;
@@ -63,7 +66,8 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int,
-                     act: str = "http", think_ms: float = 0.0) -> dict[str, float]:
+                     act: str = "http", think_ms: float = 0.0,
+                     connections: str = "person") -> dict[str, float]:
     import aiohttp
     import orjson
 
@@ -97,6 +101,12 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             game = await post_json("/api/games", body)
             gid = game["game_id"]
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
+            # each person their own connections (a browser or a script of their own), or one pool for
+            # everyone (--connections shared: each request may go out on a connection another game used)
+            people = {seat: http if connections == "shared" else aiohttp.ClientSession(
+                base, connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=3),
+                timeout=aiohttp.ClientTimeout(total=60), json_serialize=lambda o: orjson.dumps(o).decode())
+                for seat in tokens}
             ws_url = f"/api/games/{gid}/ws"
             # like a browser per person: the seat's own socket (authenticated by its first message)
             # brings each new view with the seat's legal actions; actions are POSTed (--act http) or
@@ -130,7 +140,7 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             readers = []
             try:
                 for seat, token in tokens.items():
-                    ws = await http.ws_connect(f"{ws_url}?seat={seat}", max_msg_size=2**24)
+                    ws = await people[seat].ws_connect(f"{ws_url}?seat={seat}", max_msg_size=2**24)
                     sockets[seat] = ws
                     await ws.send_str(json.dumps({"type": "auth", "token": token}))
                     readers.append(asyncio.create_task(read(seat, ws)))
@@ -171,7 +181,7 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                         if ok:
                             post_ms.append(reply["ms"])  # the server's time on it
                     else:
-                        async with http.post(f"/api/games/{gid}/actions",
+                        async with people[seat].post(f"/api/games/{gid}/actions",
                                              headers={"Authorization": f"Bearer {tokens[seat]}"},
                                              json={"seat": seat, "action": action, "version": version}) as r:
                             timing = r.headers.get("server-timing", "")
@@ -198,6 +208,9 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                     task.cancel()
                 for ws in sockets.values():
                     await ws.close()
+                for session in people.values():
+                    if session is not http:
+                        await session.close()
 
         async def worker(index: int) -> None:
             rng = random.Random(seed * 1000 + index)
@@ -232,6 +245,11 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             "client_lag_p50": pct(client_lag, 0.5), "client_lag_p99": pct(client_lag, 0.99),
             "lag_p99": max((x["p99"] for x in lags), default=0.0),
             "lag_max": max((x["max"] for x in lags), default=0.0), "web_processes_sampled": len(stats),
+            # the slowest web process's (each reports its own percentiles)
+            "bot_srv_p50": max((x["bot_reply_ms"]["p50"] for x in stats.values()
+                                if x.get("bot_reply_ms", {}).get("samples")), default=0.0),
+            "bot_srv_p99": max((x["bot_reply_ms"]["p99"] for x in stats.values()
+                                if x.get("bot_reply_ms", {}).get("samples")), default=0.0),
             "gc_ms": sum(x["gc"]["total_ms"] for x in stats.values()),
             "gc_max_ms": max((x["gc"]["max_ms"] for x in stats.values()), default=0.0),
             # connections the web processes handed to a game's owner (server/owners.py), since their start
@@ -362,7 +380,7 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
                               "--games", str(args.games), "--search-games", str(search_games),
-                              "--act", act, "--think", str(args.think)],
+                              "--act", act, "--think", str(args.think), "--connections", args.connections],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
         client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -406,6 +424,9 @@ def main() -> None:
                                                       "does), or both: http,socket")
     parser.add_argument("--think", type=float, default=0.0,
                         help="a person's mean pause before acting, ms (0: as fast as the rules allow)")
+    parser.add_argument("--connections", choices=("person", "shared"), default="person",
+                        help="each person their own HTTP connections (as separate browsers or scripts), or "
+                             "one pool for all (a request may go out on a connection another game used)")
     parser.add_argument("--logs", help="keep the servers' logs and SQLite files in this folder")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
@@ -418,7 +439,7 @@ def main() -> None:
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)
         result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1,
-                                        args.act, args.think))
+                                        args.act, args.think, args.connections))
         print(json.dumps(result))
         return
     load = os.getloadavg()
@@ -427,11 +448,11 @@ def main() -> None:
           f"heuristic bot); 'search' adds {args.search_games} games of 6 pimc:strong bots; "
           f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "
-              f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'client lag':>10} "
+              f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'srv p50':>7} {'p99':>5} {'client lag':>10} "
               f"{'lag p99':>7} {'max':>6} {'web GC':>6} {'max':>5} {'actions':>7} {'search':>6} "
               f"{'web CPU':>7} {'bots CPU':>8} "
               f"{'err':>4} {'handed':>6}")
-    print(header + "\n" + " " * 29 + "(ms)" + " " * 79 + "actions (ms/action)")
+    print(header + "\n" + " " * 29 + "(ms)" + " " * 93 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as scratch:
         tmp = args.logs or scratch
         Path(tmp).mkdir(parents=True, exist_ok=True)
@@ -441,7 +462,8 @@ def main() -> None:
                     r = run_one(backend, workers, scenario, act, args, Path(tmp))
                     print(f"{backend:8} {workers:3d} {scenario:8} {act:6} {r['post_p50']:8.1f} "
                           f"{r['post_p99']:6.1f} {r['turn_p50']:8.1f} {r['turn_p99']:5.0f} "
-                          f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['client_lag_p99']:10.0f} "
+                          f"{r['bot_p50']:7.1f} {r['bot_p99']:6.0f} {r['bot_srv_p50']:7.1f} "
+                          f"{r['bot_srv_p99']:5.0f} {r['client_lag_p99']:10.0f} "
                           f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} {r['gc_ms']:6.0f} {r['gc_max_ms']:5.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['client_cpu_ms']:10.2f} "

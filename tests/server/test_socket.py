@@ -238,3 +238,29 @@ def test_a_socket_watches_the_game_the_cache_holds(client: TestClient) -> None:
                     json={"seat": seat, "action": "open 3 3", "version": 0})
     assert r.status_code == 200 and wake.is_set()
     service.unwatch(attached, wake)
+
+
+def test_the_server_times_a_bots_reply_from_the_persons_action_to_its_socket(client: TestClient) -> None:
+    """/api/server/stats ``bot_reply_ms``: a person's action, then the bot's answer on the socket."""
+    import random
+
+    from .play import choose
+
+    game = create(client, 2, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}], seed=8, bot_pace_ms=0)
+    gid = game["game_id"]
+    client.get("/api/server/stats", params={"reset": True})
+    rng = random.Random(3)
+    answered = 0
+    with seat_socket(client, gid, 0, game["seats"][0]["token"]) as ws:
+        mine = ws.receive_json()
+        while answered < 3:
+            if mine["to_act"] == 0:
+                acted = mine["version"]
+                ws.send_json({"type": "action", "action": choose(mine["legal"], rng), "version": acted})
+            mine = ws.receive_json()
+            while mine["type"] != "state":
+                mine = ws.receive_json()
+            if mine["last"]["seat"] == 1 and mine["version"] == acted + 2:
+                answered += 1  # the bot answered the action at once
+    replies = client.get("/api/server/stats").json()["bot_reply_ms"]
+    assert replies["samples"] >= answered and replies["p99"] >= replies["p50"] > 0

@@ -171,16 +171,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/server/stats", tags=["server"])
     async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:
         """This web process: its pid, event-loop lag (ms), garbage collections and their pauses (ms),
-        games in memory, CPU seconds used, its appends: entries and the transactions that
-        committed them (group commit), and with several web processes its place among the games'
-        owners and the connections it handed and was handed."""
+        bots' replies to people as it saw them (``bot_reply_ms``: from a person's action arriving to
+        the bot's answer leaving on a socket), games in memory, CPU seconds used, its appends: entries
+        and the transactions that committed them (group commit), and with several web processes its
+        place among the games' owners and the connections it handed and was handed."""
         service = service_of(request)
-        stats = process_stats(service.loop_lag, service.cache, service.collector_pauses)
+        stats = process_stats(service.loop_lag, service.cache, service.collector_pauses, service.bot_replies)
         stats["appends"] = service.appends.stats()
         stats["owners"] = connections.game_owners_stats()
         if reset:
             service.loop_lag.reset()
             service.collector_pauses.reset()
+            service.bot_replies.reset()
         return stats
 
     @app.get("/api/maps/{name}", tags=["maps"])

@@ -29,6 +29,8 @@ class LiveGame:
     frames: deque[Frame]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[asyncio.Event] = field(default_factory=set)
+    #: the version a person's action made here and when it arrived, until a bot answers it (metrics.py)
+    awaiting_bot: tuple[int, float] | None = None
 
     @property
     def game_id(self) -> str:
@@ -48,6 +50,9 @@ class LiveGame:
 
     def seat(self, seat: int) -> SeatRow:
         return self.row.seats[seat]
+
+    def is_bot(self, seat: int) -> bool:
+        return self.row.seats[seat].kind == "bot"
 
     def push(self, frame: Frame) -> None:
         """Make ``frame`` the latest."""

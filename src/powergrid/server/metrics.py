@@ -70,6 +70,45 @@ class LoopLag:
         self.samples.clear()
 
 
+class BotReplies:
+    """How long a bot took to answer a person, as the server sees it: from the person's action
+    reaching this process to the bot's move leaving it on the first socket that is sent it (the
+    last samples). What a person's browser sees adds only the network; the load test's own figure
+    also adds its client's lateness, which shares the server's cores."""
+
+    def __init__(self, kept: int = 4800) -> None:
+        self.samples: deque[float] = deque(maxlen=kept)
+
+    @staticmethod
+    def acted(live: Any, version: int, arrived: float) -> None:
+        """A person's action, which reached the process at ``arrived`` (``perf_counter``), made
+        ``version``: a bot may answer it."""
+        live.awaiting_bot = (version, arrived)
+
+    def sent(self, live: Any, frame: Any) -> None:
+        """``frame`` went out on a socket: if it is a bot's answer to the awaited action, record it."""
+        awaiting = live.awaiting_bot
+        if awaiting is None or frame.version <= awaiting[0]:
+            return
+        live.awaiting_bot = None
+        last = frame.last
+        if frame.version == awaiting[0] + 1 and last is not None and live.is_bot(last["seat"]):
+            self.samples.append(time.perf_counter() - awaiting[1])
+
+    def summary(self) -> dict[str, float]:
+        ordered = sorted(self.samples)
+        if not ordered:
+            return {"p50": 0.0, "p99": 0.0, "samples": 0}
+
+        def at(p: float) -> float:
+            return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
+
+        return {"p50": at(0.5), "p99": at(0.99), "samples": len(ordered)}
+
+    def reset(self) -> None:
+        self.samples.clear()
+
+
 class CollectorPauses:
     """The garbage collector's collections in this process and how long each held everything up
     (the whole process waits: it holds the GIL); between ``start`` and ``stop``."""
@@ -104,7 +143,8 @@ class CollectorPauses:
         self.collections, self.total_s, self.longest_s = 0, 0.0, 0.0
 
 
-def process_stats(lag: LoopLag, cache: Any, pauses: CollectorPauses) -> dict[str, Any]:
+def process_stats(lag: LoopLag, cache: Any, pauses: CollectorPauses, replies: BotReplies) -> dict[str, Any]:
     return {"pid": os.getpid(), "loop_lag_ms": lag.summary(), "gc": pauses.summary(),
+            "bot_reply_ms": replies.summary(),
             "cached_games": len(cache), "cache_mb": round(cache.size_bytes() / 1e6, 1),
             "cpu_s": round(time.process_time(), 3)}

@@ -34,7 +34,7 @@ from .frames import FRAMES_KEPT, Frame, advance, first_frame
 from .group_commit import GroupCommit
 from .jobs import JobQueue
 from .lobby import lobby_entry
-from .metrics import CollectorPauses, LoopLag
+from .metrics import BotReplies, CollectorPauses, LoopLag
 from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
@@ -62,6 +62,7 @@ class GameService:
         self._lobby_lock = asyncio.Lock()
         self.loop_lag = LoopLag()
         self.collector_pauses = CollectorPauses()
+        self.bot_replies = BotReplies()
         self.closing = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -226,6 +227,7 @@ class GameService:
     async def act(self, game_id: str, seat: int, token: str | None, text: str,
                   version: int | None) -> Frame:
         """Validate and append a human's action; the frame it made. Every refusal changes nothing."""
+        arrived = time.perf_counter()
         live = await self.live(game_id)
         await self.authenticate(live, seat, token)
         async with live.lock:
@@ -235,6 +237,7 @@ class GameService:
             if not await self.commit(live, new):
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
+            self.bot_replies.acted(live, new.version, arrived)
         return new
 
     async def commit(self, live: LiveGame, new: Frame) -> bool:

@@ -28,7 +28,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from .buckets import TokenBucket
 from .errors import ApiError
 from .limits import Limits, retry_seconds
-from .metrics import PROCESS_HEADER
+from .metrics import PROCESS_HEADER, BotReplies
 from .service import GameService, LiveGame
 from .settings import Settings
 from .tokens import bearer, well_formed_game_id
@@ -171,7 +171,7 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
     except ApiError as exc:
         await _refuse(ws, exc, client, game_id)
         return
-    pusher = Pusher(ws, live, seat)
+    pusher = Pusher(ws, live, seat, service.bot_replies)
     sender = asyncio.create_task(pusher.run(wake))
     try:
         await _receive(service, ws, live, seat, token, settings, client, pusher)
@@ -225,10 +225,11 @@ class Pusher:
     latest if some scrolled away). The watcher task and an acted-on message share it, so that an
     action's ``done`` follows its own new view."""
 
-    def __init__(self, ws: WebSocket, live: LiveGame, seat: int | None) -> None:
+    def __init__(self, ws: WebSocket, live: LiveGame, seat: int | None, replies: BotReplies) -> None:
         self.ws = ws
         self.live = live
         self.seat = seat
+        self.replies = replies
         self.sent = -1
         self._lock = asyncio.Lock()
 
@@ -250,6 +251,8 @@ class Pusher:
             for frame in newer:
                 await self.ws.send_text(frame.message(self.seat))
                 self.sent = frame.version
+                if self.live.awaiting_bot is not None:
+                    self.replies.sent(self.live, frame)
 
 
 async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: int | None,
