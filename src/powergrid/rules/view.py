@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import weakref
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -45,14 +44,18 @@ def _masked_parts(state: GameState) -> tuple[Any, list[int], tuple[int, ...]]:
                 shown[deck.index(STEP3)] = STEP3
             _LAST_SHOWN[0] = (deck[:], bottom, hidden_end, shown)
             deck = shown
-    removed = _UNKNOWNS.get(len(state.removed))
     scn = state.scn
-    return (scn.__dict__.get("_public") or public_scenario(scn), deck,
-            removed if removed is not None else _unknown(len(state.removed)))
+    public = scn.__dict__.get("_public") or public_scenario(scn)
+    removed = _unknown(len(state.removed))
+    _LAST_PUBLIC[0] = (scn, state.removed, public, removed)
+    return public, deck, removed
 
 
 #: (a deck, its known bottom, where its hidden part ends, the deck shown): the last one masked
 _LAST_SHOWN: list[Any] = [(None, -1, -1, None)]
+#: (a scenario, removed plants, what a view shows of them): the last ones masked (a game's
+#: views ask for the same two on every move; one tuple, replaced whole, for threads)
+_LAST_PUBLIC: list[Any] = [(None, None, None, None)]
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
 _UNKNOWN_LISTS: dict[int, list[int]] = {}
 
@@ -119,8 +122,12 @@ class GameView:
                 deck = game.deck
                 bottom = game.known_bottom
                 hidden_end = len(deck) - game.known_top
-                scn = game.scn.__dict__.get("_public")
-                removed = _UNKNOWNS.get(len(game.removed))
+                public = _LAST_PUBLIC[0]
+                if public[0] is game.scn and public[1] is game.removed:
+                    scn = public[2]
+                    removed = public[3]
+                else:
+                    scn = removed = None
                 if bottom < hidden_end:
                     last = _LAST_SHOWN[0]
                     if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
@@ -130,7 +137,7 @@ class GameView:
                 if scn is None or removed is None:
                     scn, deck, removed = _masked_parts(game)
                 masked = game._lent(scn, 0, deck, removed)
-                game._shared = weakref.ref(masked)
+                game._shared = masked
             self._state = masked
         return masked
 
@@ -231,7 +238,7 @@ def make_view(state: GameState, seat: int) -> GameView:
     view._state = None
     view._game = state
     view._seat = seat
-    state._shared = weakref.ref(view)
+    state._shared = view  # (and the view holds the state: a cycle the next change breaks)
     return view
 
 
