@@ -20,6 +20,19 @@ if TYPE_CHECKING:
 #: A log entry: a tuple whose first item names the event (see events.py).
 Event = tuple[Any, ...]
 
+
+def events_after(node: tuple[Any, ...] | None, stop: tuple[Any, ...] | None = None) -> list[Event]:
+    """The events of a log from ``stop`` (an earlier log of the same game, or None for its
+    start) up to ``node``, oldest first. A log is a chain of tuples, the newest first: each
+    is an event's items followed by the log before it (one tuple an event, not an event
+    within a link: every move logs, and each tuple is one more object for the collector)."""
+    out: list[Event] = []
+    while node is not stop and node is not None:
+        out.append(node[:-1])
+        node = node[-1]
+    out.reverse()
+    return out
+
 #: the ``_shared`` mark of a state whose lists belong to another (a view's state)
 BORROWED: Any = ("borrowed",)
 #: ``sys.getrefcount`` of a reader that only the releasing code holds (a local name and the
@@ -232,7 +245,7 @@ class GameState:
     def __setstate__(self, saved: dict[str, Any]) -> None:
         chain: tuple[Any, ...] | None = None
         for event in saved.pop("_log", ()):
-            chain = (event, chain)
+            chain = (*event, chain)
         for name, value in saved.items():
             object.__setattr__(self, name, value)
         self._log = chain
@@ -333,20 +346,14 @@ class GameState:
 
     @property
     def events(self) -> list[Event]:
-        out: list[Event] = []
-        node = self._log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return events_after(self._log)
 
     def actions_taken(self) -> list[Action]:
         """Every action applied so far, in order (enough to replay the game)."""
         return [e[2] for e in self.events if e[0] == "act"]
 
     def note(self, event: Event) -> None:
-        self._log = (event, self._log)
+        self._log = (*event, self._log)
 
     # ------------------------------------------------------------------ playing
     def legal_actions(self) -> list[Action]:
