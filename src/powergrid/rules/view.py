@@ -26,36 +26,30 @@ def _masked_parts(state: GameState) -> tuple[Any, list[int], tuple[int, ...]]:
     deck = state.deck
     bottom = state.known_bottom
     hidden_end = len(deck) - state.known_top
-    if bottom < hidden_end:
-        # the deck changes far more rarely than views are taken: the last shown deck is kept
-        # (one tuple, replaced whole: views taken in several threads never mix two)
-        last = _LAST_SHOWN[0]
-        if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
-            deck = last[3]
-        else:
-            shown = deck[:bottom]
-            shown += _unknowns(hidden_end - bottom)
-            shown += deck[hidden_end:]
-            # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
-            # top of the plants put under the deck, unless the deck has run down into them.
-            if deck[bottom] == STEP3:
-                shown[bottom] = STEP3
-            elif STEP3 in deck:
-                shown[deck.index(STEP3)] = STEP3
-            _LAST_SHOWN[0] = (deck[:], bottom, hidden_end, shown)
-            deck = shown
     scn = state.scn
     public = scn.__dict__.get("_public") or public_scenario(scn)
     removed = _unknown(len(state.removed))
-    _LAST_PUBLIC[0] = (scn, state.removed, public, removed)
+    if bottom < hidden_end:
+        shown = deck[:bottom]
+        shown += _unknowns(hidden_end - bottom)
+        shown += deck[hidden_end:]
+        # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
+        # top of the plants put under the deck, unless the deck has run down into them.
+        if deck[bottom] == STEP3:
+            shown[bottom] = STEP3
+        elif STEP3 in deck:
+            shown[deck.index(STEP3)] = STEP3
+        # the deck changes far more rarely than views are taken: what was shown is kept
+        _LAST_SHOWN[0] = (scn, state.removed, deck[:], bottom, hidden_end, public, removed, shown)
+        return public, shown, removed
     return public, deck, removed
 
 
-#: (a deck, its known bottom, where its hidden part ends, the deck shown): the last one masked
-_LAST_SHOWN: list[Any] = [(None, -1, -1, None)]
-#: (a scenario, removed plants, what a view shows of them): the last ones masked (a game's
-#: views ask for the same two on every move; one tuple, replaced whole, for threads)
-_LAST_PUBLIC: list[Any] = [(None, None, None, None)]
+#: (a scenario, removed plants, a deck, its known bottom, where its hidden part ends; what a
+#: view shows for the scenario, the removed plants and the deck): the last masked with
+#: something of the deck hidden (one tuple, replaced whole: views taken in several threads
+#: never mix two)
+_LAST_SHOWN: list[Any] = [(None, None, None, -1, -1, None, None, None)]
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
 _UNKNOWN_LISTS: dict[int, list[int]] = {}
 
@@ -116,27 +110,16 @@ class GameView:
                 masked = _mask(game, game)
             else:
                 # the masked copy reads the game's lists in this view's place (GameState.shown
-                # written out: this runs on every move of a bot game), and _masked_parts
-                # written out for its usual case: the public scenario and the hidden removed
-                # plants made already, the deck the last one shown or nothing of it hidden
+                # written out: this runs on every move of a bot game); its scenario, deck and
+                # removed plants are the last shown while the game's are unchanged
                 deck = game.deck
-                bottom = game.known_bottom
-                hidden_end = len(deck) - game.known_top
-                public = _LAST_PUBLIC[0]
-                if public[0] is game.scn and public[1] is game.removed:
-                    scn = public[2]
-                    removed = public[3]
+                last = _LAST_SHOWN[0]
+                if (last[0] is game.scn and last[1] is game.removed and last[3] == game.known_bottom
+                        and last[4] == len(deck) - game.known_top and last[2] == deck):
+                    masked = game._lent(last[5], 0, last[7], last[6])
                 else:
-                    scn = removed = None
-                if bottom < hidden_end:
-                    last = _LAST_SHOWN[0]
-                    if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
-                        deck = last[3]
-                    else:
-                        scn = None
-                if scn is None or removed is None:
                     scn, deck, removed = _masked_parts(game)
-                masked = game._lent(scn, 0, deck, removed)
+                    masked = game._lent(scn, 0, deck, removed)
                 game._shared = masked
             self._state = masked
         return masked
