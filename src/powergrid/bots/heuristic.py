@@ -1169,6 +1169,12 @@ class HeuristicBot(Bot):
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
         state, seat = view.seen_by()
+        # building and buying (most of the moves) without the further call of decide()
+        phase = state.phase
+        if phase == BUILD:
+            return _build(state, seat, self.style)
+        if phase == RESOURCES_PHASE:
+            return _buy(state, seat, self.style)
         return decide(state, seat, None, self.style)
 
 

@@ -382,7 +382,7 @@ class GameState:
             raise IllegalAction(None, action, "over", "the game is over")
         shared = self._shared
         if shared is not None:
-            if shared is not BORROWED and getrefcount(shared) <= _HELD_HERE + 1:
+            if shared is not BORROWED and getrefcount(shared) <= 3:  # _HELD_HERE and the slot
                 self._shared = None  # nothing else holds its reader (release() written out)
             else:
                 self.release()
