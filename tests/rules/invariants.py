@@ -85,8 +85,8 @@ def _new_events(s: pg.GameState, old: Any) -> list[tuple[Any, ...]]:
     out = []
     node = s._log
     while node is not old:
-        out.append(node[0])
-        node = node[1]
+        out.append(node[:-1])
+        node = node[-1]
     out.reverse()
     return out
 

@@ -71,8 +71,7 @@ class Outlook:
     """
 
     __slots__ = ("seat", "mine", "money", "step", "unit", "ambition", "limit", "kind", "burn",
-                 "yields", "style", "fuel", "market_res", "plants_all", "_scores", "_held", "_gains",
-                 "_orders")
+                 "yields", "style", "fuel", "market_res", "plants_all", "_scores", "_held", "_gains")
 
     def __init__(self, s: State, seat: int, style: Style = DEFAULT,
                  unit: tuple[float, ...] | None = None, market_res: tuple[int, ...] | None = None,
@@ -99,7 +98,6 @@ class Outlook:
         self._scores: dict[int, float] = {}
         self._held: float | None = None
         self._gains: dict[int, float] = {}
-        self._orders: dict[tuple[int, ...], list[int]] = {}
 
     def run_cost(self, plant: int) -> float:
         return _run_cost(self.fuel, self.unit, plant)
@@ -115,11 +113,8 @@ class Outlook:
 
     def run_order(self, plants: tuple[int, ...]) -> list[int]:
         """The plants, cheapest to run per city first (more cities first on a tie)."""
-        order = self._orders.get(plants)
-        if order is None:
-            order = self._orders[plants] = sorted(
-                plants, key=lambda p: (self.run_cost(p) / self.yields[p], -self.yields[p]))
-        return order
+        # (not kept: the bot itself no longer asks, and an outlook is made on most moves)
+        return sorted(plants, key=lambda p: (self.run_cost(p) / self.yields[p], -self.yields[p]))
 
     def portfolio(self, plants: tuple[int, ...] | list[int]) -> float:
         """Value of the best ``limit`` plants, capacity beyond the ambition counting less."""
@@ -1174,6 +1169,12 @@ class HeuristicBot(Bot):
     def act(self, view: GameView) -> Action:
         # The masked state reads the same as the view, without the per-attribute indirection.
         state, seat = view.seen_by()
+        # building and buying (most of the moves) without the further call of decide()
+        phase = state.phase
+        if phase == BUILD:
+            return _build(state, seat, self.style)
+        if phase == RESOURCES_PHASE:
+            return _buy(state, seat, self.style)
         return decide(state, seat, None, self.style)
 
 

@@ -114,13 +114,13 @@ def apply(s: GameState, seat: int, action: Action) -> None:
                 raise s.illegal(seat, action, f"the bid must be above the current {s.auc_bid}")
             if action.amount > s.money[seat]:
                 raise s.illegal(seat, action, f"the bid exceeds the {s.money[seat]} Elektro held")
-            s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+            s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
             s.auc_bid = action.amount
             s.auc_leader = seat
             s.auc_turn = _next_in_auction(s, seat)
             return
         if kind == "pass":
-            s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+            s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
             s.auc_in &= ~(1 << seat)
             if s.auc_in == 1 << s.auc_leader:
                 _sell(s)
@@ -140,7 +140,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         if action.amount > plant and _alone(s, seat):
             raise s.illegal(seat, action, f"nobody is left to bid against seat {seat}: "
                             f"the price is the minimum, {plant}")
-        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+        s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
         s.auc_plant = plant
         s.auc_bid = action.amount
         s.auc_leader = seat
@@ -154,7 +154,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     if kind == "pass":
         if s.round == 1 and any(p <= s.money[seat] for p in s.current_market()):
             raise s.illegal(seat, action, "in round 1 every player must buy a plant")
-        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+        s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
         s.auc_done |= 1 << seat
         _after_turn(s)
         return
@@ -166,7 +166,7 @@ def _sell(s: GameState) -> None:
     s.money[seat] -= price
     s.plants[seat] = tuple(sorted(s.plants[seat] + (plant,)))
     s.market.remove(plant)
-    s._log = (("bought", seat, plant, price), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("bought", seat, plant, price, s._log)  # (GameState.note written out: every move logs)
     s.auc_done |= 1 << seat
     s.auc_any = True
     s.auc_plant = 0
@@ -193,7 +193,7 @@ def _discard(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, "keep as much as the remaining plants can store: "
                         + ", ".join(str(Action.discard(plant, k))
                                     for k in keep_options(held, capacities(s.scn, rest))))
-    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
     s.plants[seat] = tuple(rest)
     market.box(s, plant, "discard")
     base = 4 * seat

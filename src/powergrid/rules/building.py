@@ -47,7 +47,7 @@ def legal(s: GameState, seat: int) -> list[Action]:
 def apply(s: GameState, seat: int, action: Action) -> None:
     kind = action.kind
     if kind == "done":
-        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+        s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
         s.turn += 1
         if s.turn == len(s.money):  # (the player count, without the property)
             rounds.end_build(s)
@@ -62,7 +62,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         raise s.illegal(seat, action, _why_not(s, seat, city))
     if price > s.money[seat]:
         raise s.illegal(seat, action, f"it costs {price} and seat {seat} has {s.money[seat]}")
-    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
     s.money[seat] -= price
     s.houses[city] = s.houses[city] + (seat,)
     s.cities[seat] = s.cities[seat] + (city,)
@@ -80,7 +80,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
             if d < nearer[j]:
                 nearer[j] = d
         s.reach[seat] = tuple(nearer)
-    s._log = (("paid", seat, price), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("paid", seat, price, s._log)  # (GameState.note written out: every move logs)
     market.remove_city_count_plants(s)
 
 

@@ -176,7 +176,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     chosen = _cities_run(s, seat, action.plants, action.fuel)
     if chosen is None:
         raise s.illegal(seat, action, _why_not(s, seat, action))
-    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
     base = 4 * seat
     burn = action.fuel
     res = s.res
@@ -189,7 +189,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     pay = s.scn.catalog.pay(paid_for)
     s.money[seat] += pay
     s.powered[seat] = paid_for
-    s._log = (("payout", seat, paid_for, pay), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("payout", seat, paid_for, pay, s._log)  # (GameState.note written out: every move logs)
     s.turn += 1
     if s.turn == len(s.money):  # (the player count, without the property)
         rounds.end_bureaucracy(s)

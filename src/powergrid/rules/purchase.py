@@ -49,7 +49,7 @@ def legal(s: GameState, seat: int) -> list[Action]:
 def apply(s: GameState, seat: int, action: Action) -> None:
     kind = action.kind
     if kind == "done":
-        s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+        s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
         _next(s)
         return
     if kind != "buy":
@@ -68,11 +68,11 @@ def apply(s: GameState, seat: int, action: Action) -> None:
             why = f"the plants can store only {limit} more {RESOURCES[r]}"
         raise s.illegal(seat, action, why)
     cost = s.scn.buy_cost(r, s.market_res[r], n)
-    s._log = (("act", seat, action), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("act", seat, action, s._log)  # (GameState.note written out: every move logs)
     s.money[seat] -= cost
     s.market_res[r] -= n
     s.res[4 * seat + r] += n
-    s._log = (("paid", seat, cost), s._log)  # (GameState.note written out: every move logs)
+    s._log = ("paid", seat, cost, s._log)  # (GameState.note written out: every move logs)
 
 
 def _next(s: GameState) -> None:

@@ -210,7 +210,7 @@ def _load(cls: Any, d: dict[str, Any]) -> Any:
     slot_order: list[list[int]] = [[] for _ in scn.map.cities]
     for item in log:
         event = _event_from_json(item)
-        s._log = (event, s._log)
+        s._log = (*event, s._log)
         if event[0] == "act" and event[2].kind == "build":
             slot_order[scn.city_by_name[event[2].city]].append(event[1])
     for c, seats in enumerate(slot_order):

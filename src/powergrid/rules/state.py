@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import weakref
+from sys import getrefcount
 from typing import TYPE_CHECKING, Any
 
 from . import auction, building, bureaucracy, purchase
@@ -20,8 +20,27 @@ if TYPE_CHECKING:
 #: A log entry: a tuple whose first item names the event (see events.py).
 Event = tuple[Any, ...]
 
+
+def events_after(node: tuple[Any, ...] | None, stop: tuple[Any, ...] | None = None) -> list[Event]:
+    """The events of a log from ``stop`` (an earlier log of the same game, or None for its
+    start) up to ``node``, oldest first. A log is a chain of tuples, the newest first: each
+    is an event's items followed by the log before it (one tuple an event, not an event
+    within a link: every move logs, and each tuple is one more object for the collector)."""
+    out: list[Event] = []
+    while node is not stop and node is not None:
+        out.append(node[:-1])
+        node = node[-1]
+    out.reverse()
+    return out
+
 #: the ``_shared`` mark of a state whose lists belong to another (a view's state)
 BORROWED: Any = ("borrowed",)
+#: ``sys.getrefcount`` of a reader that only the releasing code holds (a local name and the
+#: call's argument). A state holds its reader itself rather than a weak reference to it:
+#: making and dropping two weak references cost about a fiftieth of a bot's move, and a
+#: reader that nobody else holds is then known from its count (the check is CPython's, as
+#: the rest of this module's tuning is).
+_HELD_HERE = 2
 
 
 class GameState:
@@ -72,7 +91,8 @@ class GameState:
     decisions: int
     _log: tuple[Any, ...] | None
     #: who reads this state without a copy (see :meth:`share`, :meth:`release`): None, BORROWED
-    #: in a shared copy (its lists are another state's), else a weak reference to the reader
+    #: in a shared copy (its lists are another state's), else the reader itself (a view or a
+    #: shared copy), which still reads this state if anything but this state holds it
     _shared: Any
 
     # ------------------------------------------------------------------ copying
@@ -129,7 +149,7 @@ class GameState:
         if self._shared is not None:
             self.release()
         c = self.borrowed()
-        self._shared = weakref.ref(c)
+        self._shared = c
         return c
 
     def borrowed(self) -> GameState:
@@ -185,19 +205,18 @@ class GameState:
         holding this state's other lists as :meth:`share` does; it replaces this state's
         reader (the view that asked for it, the one :meth:`release` would hand a copy)."""
         c = self._lent(scn, 0, deck, removed)
-        self._shared = weakref.ref(c)
+        self._shared = c
         return c
 
     def release(self) -> None:
         """Before this state changes: whatever still reads it (a view, a shared copy) stops."""
-        shared = self._shared
-        if shared is None:
+        reader = self._shared
+        if reader is None:
             return
         self._shared = None
-        if shared is not BORROWED:
-            reader = shared()
-            if reader is None:
-                return
+        if reader is not BORROWED:
+            if getrefcount(reader) <= _HELD_HERE:
+                return  # nothing else holds the reader: it is gone with this reference
             if type(reader) is not GameState:
                 # a view still unread (its ``_game`` is this state): it keeps a copy holding
                 # this state's lists (masked when first read), and this state copies them below
@@ -226,7 +245,7 @@ class GameState:
     def __setstate__(self, saved: dict[str, Any]) -> None:
         chain: tuple[Any, ...] | None = None
         for event in saved.pop("_log", ()):
-            chain = (event, chain)
+            chain = (*event, chain)
         for name, value in saved.items():
             object.__setattr__(self, name, value)
         self._log = chain
@@ -327,20 +346,14 @@ class GameState:
 
     @property
     def events(self) -> list[Event]:
-        out: list[Event] = []
-        node = self._log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return events_after(self._log)
 
     def actions_taken(self) -> list[Action]:
         """Every action applied so far, in order (enough to replay the game)."""
         return [e[2] for e in self.events if e[0] == "act"]
 
     def note(self, event: Event) -> None:
-        self._log = (event, self._log)
+        self._log = (*event, self._log)
 
     # ------------------------------------------------------------------ playing
     def legal_actions(self) -> list[Action]:
@@ -369,8 +382,8 @@ class GameState:
             raise IllegalAction(None, action, "over", "the game is over")
         shared = self._shared
         if shared is not None:
-            if shared is not BORROWED and shared() is None:
-                self._shared = None  # its last reader is gone (release() written out)
+            if shared is not BORROWED and getrefcount(shared) <= 3:  # _HELD_HERE and the slot
+                self._shared = None  # nothing else holds its reader (release() written out)
             else:
                 self.release()
         # the seat to act, as current_player finds it (written out: this runs on every move)

@@ -28,7 +28,7 @@ from .actions import Action, parse_action
 from .config import GameConfig
 from .errors import CorruptState, UndoRefused
 from .setup import new_game
-from .state import Event, GameState
+from .state import Event, GameState, events_after
 
 #: the log entry that takes back the newest action still standing
 UNDO = "undo"
@@ -65,14 +65,7 @@ def closing_event(events: Sequence[Event]) -> tuple[str, str] | None:
 
 def events_since(after: GameState, before: GameState) -> list[Event]:
     """Log events ``after`` added to ``before`` (the log is a shared linked list: walk the new part)."""
-    stop = before._log
-    node = after._log
-    out = []
-    while node is not None and node is not stop:
-        out.append(node[0])
-        node = node[1]
-    out.reverse()
-    return out
+    return events_after(after._log, before._log)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import weakref
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -27,32 +26,30 @@ def _masked_parts(state: GameState) -> tuple[Any, list[int], tuple[int, ...]]:
     deck = state.deck
     bottom = state.known_bottom
     hidden_end = len(deck) - state.known_top
-    if bottom < hidden_end:
-        # the deck changes far more rarely than views are taken: the last shown deck is kept
-        # (one tuple, replaced whole: views taken in several threads never mix two)
-        last = _LAST_SHOWN[0]
-        if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
-            deck = last[3]
-        else:
-            shown = deck[:bottom]
-            shown += _unknowns(hidden_end - bottom)
-            shown += deck[hidden_end:]
-            # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
-            # top of the plants put under the deck, unless the deck has run down into them.
-            if deck[bottom] == STEP3:
-                shown[bottom] = STEP3
-            elif STEP3 in deck:
-                shown[deck.index(STEP3)] = STEP3
-            _LAST_SHOWN[0] = (deck[:], bottom, hidden_end, shown)
-            deck = shown
-    removed = _UNKNOWNS.get(len(state.removed))
     scn = state.scn
-    return (scn.__dict__.get("_public") or public_scenario(scn), deck,
-            removed if removed is not None else _unknown(len(state.removed)))
+    public = scn.__dict__.get("_public") or public_scenario(scn)
+    removed = _unknown(len(state.removed))
+    if bottom < hidden_end:
+        shown = deck[:bottom]
+        shown += _unknowns(hidden_end - bottom)
+        shown += deck[hidden_end:]
+        # Everyone knows where the Step 3 card lies (docs/rules.md, Setup 5 and Step 3): on
+        # top of the plants put under the deck, unless the deck has run down into them.
+        if deck[bottom] == STEP3:
+            shown[bottom] = STEP3
+        elif STEP3 in deck:
+            shown[deck.index(STEP3)] = STEP3
+        # the deck changes far more rarely than views are taken: what was shown is kept
+        _LAST_SHOWN[0] = (scn, state.removed, deck[:], bottom, hidden_end, public, removed, shown)
+        return public, shown, removed
+    return public, deck, removed
 
 
-#: (a deck, its known bottom, where its hidden part ends, the deck shown): the last one masked
-_LAST_SHOWN: list[Any] = [(None, -1, -1, None)]
+#: (a scenario, removed plants, a deck, its known bottom, where its hidden part ends; what a
+#: view shows for the scenario, the removed plants and the deck): the last masked with
+#: something of the deck hidden (one tuple, replaced whole: views taken in several threads
+#: never mix two)
+_LAST_SHOWN: list[Any] = [(None, None, None, -1, -1, None, None, None)]
 _UNKNOWNS: dict[int, tuple[int, ...]] = {}
 _UNKNOWN_LISTS: dict[int, list[int]] = {}
 
@@ -113,24 +110,17 @@ class GameView:
                 masked = _mask(game, game)
             else:
                 # the masked copy reads the game's lists in this view's place (GameState.shown
-                # written out: this runs on every move of a bot game), and _masked_parts
-                # written out for its usual case: the public scenario and the hidden removed
-                # plants made already, the deck the last one shown or nothing of it hidden
+                # written out: this runs on every move of a bot game); its scenario, deck and
+                # removed plants are the last shown while the game's are unchanged
                 deck = game.deck
-                bottom = game.known_bottom
-                hidden_end = len(deck) - game.known_top
-                scn = game.scn.__dict__.get("_public")
-                removed = _UNKNOWNS.get(len(game.removed))
-                if bottom < hidden_end:
-                    last = _LAST_SHOWN[0]
-                    if last[1] == bottom and last[2] == hidden_end and last[0] == deck:
-                        deck = last[3]
-                    else:
-                        scn = None
-                if scn is None or removed is None:
+                last = _LAST_SHOWN[0]
+                if (last[0] is game.scn and last[1] is game.removed and last[3] == game.known_bottom
+                        and last[4] == len(deck) - game.known_top and last[2] == deck):
+                    masked = game._lent(last[5], 0, last[7], last[6])
+                else:
                     scn, deck, removed = _masked_parts(game)
-                masked = game._lent(scn, 0, deck, removed)
-                game._shared = weakref.ref(masked)
+                    masked = game._lent(scn, 0, deck, removed)
+                game._shared = masked
             self._state = masked
         return masked
 
@@ -231,7 +221,7 @@ def make_view(state: GameState, seat: int) -> GameView:
     view._state = None
     view._game = state
     view._seat = seat
-    state._shared = weakref.ref(view)
+    state._shared = view  # (and the view holds the state: a cycle the next change breaks)
     return view
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import orjson
 
 import powergrid as pg
+from powergrid.rules.state import events_after
 from powergrid.rules.undo import Ledger
 
 from . import views
@@ -159,11 +160,4 @@ def advance(frame: Frame, seat: int, action: pg.Action) -> Frame:
 
 def new_events(state: pg.GameState, before: pg.GameState) -> list[tuple[Any, ...]]:
     """Log entries added since ``before`` (the log is a shared linked list: walk only the new part)."""
-    stop = before._log
-    node = state._log
-    out = []
-    while node is not None and node is not stop:
-        out.append(node[0])
-        node = node[1]
-    out.reverse()
-    return out
+    return events_after(state._log, before._log)
