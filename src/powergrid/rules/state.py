@@ -35,12 +35,28 @@ def events_after(node: tuple[Any, ...] | None, stop: tuple[Any, ...] | None = No
 
 #: the ``_shared`` mark of a state whose lists belong to another (a view's state)
 BORROWED: Any = ("borrowed",)
-#: ``sys.getrefcount`` of a reader that only the releasing code holds (a local name and the
-#: call's argument). A state holds its reader itself rather than a weak reference to it:
+
+
+def _count_held_by_a_local() -> int:
+    """``sys.getrefcount`` of an object that only a local name holds, as this interpreter counts
+    it (2 up to CPython 3.13: the name and the call's argument; a version that lends the name
+    to the call without a reference counts 1)."""
+    reader = object.__new__(_Probe)
+    return getrefcount(reader)
+
+
+class _Probe:
+    pass
+
+
+#: ``sys.getrefcount`` of a reader that only the releasing code holds (a local name), measured
+#: rather than assumed. A state holds its reader itself rather than a weak reference to it:
 #: making and dropping two weak references cost about a fiftieth of a bot's move, and a
 #: reader that nobody else holds is then known from its count (the check is CPython's, as
 #: the rest of this module's tuning is).
-_HELD_HERE = 2
+_HELD_HERE = _count_held_by_a_local()
+#: the same while the state's own slot holds it too (``apply``)
+_HELD_HERE_AND_SLOT = _HELD_HERE + 1
 
 
 class GameState:
@@ -382,7 +398,7 @@ class GameState:
             raise IllegalAction(None, action, "over", "the game is over")
         shared = self._shared
         if shared is not None:
-            if shared is not BORROWED and getrefcount(shared) <= 3:  # _HELD_HERE and the slot
+            if shared is not BORROWED and getrefcount(shared) <= _HELD_HERE_AND_SLOT:
                 self._shared = None  # nothing else holds its reader (release() written out)
             else:
                 self.release()
