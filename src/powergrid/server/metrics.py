@@ -13,6 +13,7 @@ import gc
 import os
 import time
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 PROCESS_HEADER = b"x-powergrid-process"
@@ -42,6 +43,21 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
+def milliseconds(samples: Iterable[float], with_max: bool = False) -> dict[str, float]:
+    """The p50 and p99 of samples in seconds, in ms (and the largest: ``with_max``), and their count."""
+    ordered = sorted(samples)
+    n = len(ordered)
+
+    def at(p: float) -> float:
+        return round(ordered[min(n - 1, int(p * n))] * 1000, 2) if n else 0.0
+
+    out = {"p50": at(0.5), "p99": at(0.99)}
+    if with_max:
+        out["max"] = round(ordered[-1] * 1000, 2) if n else 0.0
+    out["samples"] = n
+    return out
+
+
 class LoopLag:
     """How late the event loop runs a task that asked to wake after ``every_s`` (the last samples)."""
 
@@ -57,14 +73,7 @@ class LoopLag:
             self.samples.append(max(0.0, loop.time() - began - self.every_s))
 
     def summary(self) -> dict[str, float]:
-        ordered = sorted(self.samples)
-        if not ordered:
-            return {"p50": 0.0, "p99": 0.0, "max": 0.0, "samples": 0}
-
-        def at(p: float) -> float:
-            return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
-
-        return {"p50": at(0.5), "p99": at(0.99), "max": round(ordered[-1] * 1000, 2), "samples": len(ordered)}
+        return milliseconds(self.samples, with_max=True)
 
     def reset(self) -> None:
         self.samples.clear()
@@ -96,14 +105,7 @@ class BotReplies:
             self.samples.append(time.perf_counter() - awaiting[1])
 
     def summary(self) -> dict[str, float]:
-        ordered = sorted(self.samples)
-        if not ordered:
-            return {"p50": 0.0, "p99": 0.0, "samples": 0}
-
-        def at(p: float) -> float:
-            return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000, 2)
-
-        return {"p50": at(0.5), "p99": at(0.99), "samples": len(ordered)}
+        return milliseconds(self.samples)
 
     def reset(self) -> None:
         self.samples.clear()
