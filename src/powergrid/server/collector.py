@@ -12,10 +12,22 @@ So each process, once started: moves what it has allocated so far (modules, the 
 and maps) out of the collector's sight for good (``gc.freeze``), and collects the young generation
 every ``POWERGRID_GC_THRESHOLD`` net allocations. Reference counting still frees everything that
 is not in a cycle at once; the collector only finds cycles, which the server makes few of.
+
+A threshold alone is not enough in a web process at a steady load. CPython counts allocations
+*less* deallocations, and there each new frame replaces an old one that dies, so the count hardly
+moves: under the load test a young collection came a few times in 20 s, and by then the whole
+working set (every game's recent frames) had been made anew and was young. Each one walked it
+all, 20 ms at first and over 100 ms after a few seconds, and every request waited. So a web
+process also collects the young generation on a timer (``Sweeper``, every
+``POWERGRID_GC_SWEEP_MS``): each collection walks only what was made since the last and is still
+alive, a few milliseconds. The older generation, which then holds the working set, is collected on
+a much slower timer (``POWERGRID_GC_OLDER_S``), and the whole heap every tenth time; the timer
+resets the young count, so the threshold rarely fires at all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 
 #: collections of one generation before the next older one is collected (CPython's default is 10)
@@ -29,3 +41,29 @@ def tune(threshold: int) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(threshold, OLDER_EVERY, OLDER_EVERY)
+
+
+#: every this many collections of the older generation, the whole heap instead
+FULL_EVERY = 10
+
+
+class Sweeper:
+    """An event loop's task that collects the young generation every ``every_s`` and the older one
+    every ``older_s`` (the whole heap every ``FULL_EVERY``-th time)."""
+
+    def __init__(self, every_s: float, older_s: float) -> None:
+        self.every_s = every_s
+        self.older_s = older_s
+        self.collections = [0, 0, 0]
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        older_due = loop.time() + self.older_s
+        while True:
+            await asyncio.sleep(self.every_s)
+            generation = 0
+            if self.older_s > 0 and loop.time() >= older_due:
+                older_due = loop.time() + self.older_s
+                generation = 2 if (self.collections[1] + self.collections[2] + 1) % FULL_EVERY == 0 else 1
+            gc.collect(generation)
+            self.collections[generation] += 1

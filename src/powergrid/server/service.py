@@ -25,7 +25,7 @@ from typing import Any
 
 import powergrid as pg
 
-from . import records, seats, snapshots, undo
+from . import collector, records, seats, snapshots, undo
 from .append import next_frame, status_of
 from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
@@ -74,6 +74,8 @@ class GameService:
         if self.settings.appends_on_loop:
             self._spawn(self._checkpoint_regularly())
         self._spawn(self.loop_lag.run())
+        if self.settings.gc_threshold > 0 and self.settings.gc_sweep_ms > 0:  # 0: CPython's own collector
+            self._spawn(collector.Sweeper(self.settings.gc_sweep_ms / 1000, self.settings.gc_older_s).run())
         self.collector_pauses.start()
 
     async def stop(self) -> None:

@@ -42,6 +42,11 @@ class Settings:
     #: net allocations between collections of the young generation in each server process (and
     #: bot worker); 0 keeps CPython's default of 700 (collector.py)
     gc_threshold: int = field(default_factory=lambda: _env_int("POWERGRID_GC_THRESHOLD", 50_000))
+    #: a web process collects its young generation every this many ms (collector.py: at a steady
+    #: load the threshold hardly fires, and then walks every game's frames); 0: only the threshold
+    gc_sweep_ms: float = field(default_factory=lambda: _env_float("POWERGRID_GC_SWEEP_MS", 100.0))
+    #: ...and its older generation every this many seconds (the whole heap every tenth time)
+    gc_older_s: float = field(default_factory=lambda: _env_float("POWERGRID_GC_OLDER_S", 60.0))
     #: how long, in ms, a web process's event loop may keep the interpreter lock while one of its
     #: threads (a PostgreSQL batch, the notices' reader) waits for it; 0 keeps CPython's 5 ms
     switch_interval_ms: float = field(default_factory=lambda: _env_float("POWERGRID_SWITCH_INTERVAL_MS", 1.0))
