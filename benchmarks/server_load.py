@@ -122,8 +122,13 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                     message = orjson.loads(raw.data)
                     if message["type"] == "state" and message["version"] > views.get(seat, {"version": -1})[
                             "version"]:
-                        message["arrived"] = time.perf_counter()
-                        views[seat] = message
+                        # only what the person needs: the client holds 200 views, and the whole
+                        # state's containers kept alive would be its collector's work
+                        last = message["last"]
+                        views[seat] = {"version": message["version"], "to_act": message["to_act"],
+                                       "legal": message.get("legal"), "over": message["state"]["game_over"],
+                                       "last_seat": last["seat"] if last else None,
+                                       "arrived": time.perf_counter()}
                         changed.set()
                     elif message["type"] in ("done", "error") and message.get("id") in answers:
                         answers.pop(message["id"]).set_result(message)
@@ -147,24 +152,24 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                 watcher = min(tokens)
                 for seat in tokens:
                     latest = await past(seat, -1)
-                version, to_act, over = latest["version"], latest["to_act"], latest["state"]["game_over"]
+                version, to_act, over = latest["version"], latest["to_act"], latest["over"]
                 start_version = version
                 bot_asked: float | None = None
                 while time.monotonic() < deadline and not over:
                     if to_act not in tokens:  # the bot's turn: its move comes on the sockets
                         message = await past(watcher, version)
-                        if bot_asked is not None and message["last"] and message["last"]["seat"] == to_act:
+                        if bot_asked is not None and message["last_seat"] == to_act:
                             bot_ms.append((message["arrived"] - bot_asked) * 1000)
                         bot_asked = None
                         version, to_act = message["version"], message["to_act"]
-                        over = message["state"]["game_over"]
+                        over = message["over"]
                         continue
                     seat = to_act
                     view = await past(seat, version - 1)
                     if view["version"] == version and not view.get("legal"):
                         view = await past(seat, version)
                     if view["version"] != version or view.get("to_act") != seat:
-                        version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
+                        version, to_act, over = view["version"], view["to_act"], view["over"]
                         continue
                     if think_ms:  # a person's pause before acting, 0.5-1.5 times the mean
                         await asyncio.sleep(think_ms * rng.uniform(0.5, 1.5) / 1000)
@@ -192,12 +197,12 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
                     if not ok:
                         totals["refused"] += 1
                         view = await past(seat, version)
-                        version, to_act, over = view["version"], view["to_act"], view["state"]["game_over"]
+                        version, to_act, over = view["version"], view["to_act"], view["over"]
                         continue
                     # the seat's socket brings the new view (before a socket action's answer; about
                     # when a POST's answer comes): read from there, not parsed twice
                     answer = views[seat] if act == "socket" else await past(seat, version)
-                    version, to_act, over = answer["version"], answer["to_act"], answer["state"]["game_over"]
+                    version, to_act, over = answer["version"], answer["to_act"], answer["over"]
                     if to_act is not None and to_act not in tokens:
                         bot_asked = sent
                 totals["actions"] += version - start_version
