@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import time
 import zlib
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from powergrid.server.owners import requested_game
+from powergrid.server.owners import ABSENT_S, Owners, requested_game
 
 from .conftest import auth
 from .servers import ServerProcess
@@ -37,6 +38,36 @@ def test_a_request_line_names_its_game() -> None:
     assert requested_game(b"GET /api/games/abc/view HTTP/1.1") is None  # the line has not ended
     assert requested_game(b"GET /api/games/a%20b/view HTTP/1.1\r\n") is None  # no such id
     assert requested_game(b"GET /api/server/stats HTTP/1.1\r\n") is None
+
+
+def test_connections_handed_to_an_owner_as_it_closes_are_passed_on_not_dropped(tmp_path: Path) -> None:
+    """A process that leaves (a restart, a scale-down) stops taking connections, and those already
+    queued for it go to another process instead of being closed unanswered."""
+    adopted: dict[int, list[tuple[socket.socket, bytes]]] = {0: [], 1: []}
+    first = Owners(tmp_path, 2, lambda conn, data: adopted[0].append((conn, data)))
+    second = Owners(tmp_path, 2, lambda conn, data: adopted[1].append((conn, data)))
+    assert (first.index, second.index) == (0, 1)
+    game_id = next(g for g in (f"game{i}" for i in range(100)) if owner_index(g) == 0)
+    ours, theirs = socket.socketpair()
+    request = f"GET /api/games/{game_id} HTTP/1.1\r\n\r\n".encode()
+    try:
+        assert second.hand_over(ours.fileno(), request, game_id)  # queued for the game's owner...
+        ours.close()  # ...and the sender's copy dropped
+        first.close()  # ...which leaves before it reads it
+        assert first.passed_on == 1 and adopted[0] == []
+        second.receive()
+        [(conn, data)] = adopted[1]
+        assert data == request
+        conn.sendall(b"answered")  # the connection is still open, and now here
+        assert theirs.recv(16) == b"answered"
+        conn.close()
+        # nothing more is handed to the one that left: the other answers its games itself
+        spare, _ = socket.socketpair()
+        assert not second.hand_over(spare.fileno(), request, game_id)
+        spare.close()
+    finally:
+        theirs.close()
+        second.close()
 
 
 def owner_index(game_id: str) -> int:
@@ -149,6 +180,13 @@ def test_when_an_owner_is_gone_the_other_process_answers_its_games(server: Serve
             break
     else:
         pytest.fail("no process took the dead owner's place")
+    # ...once the other has stopped counting the place as empty (it looks again after ABSENT_S)
     again = next(g for g in games if owner_index(g["game_id"]) == 0)
-    r = httpx.get(f"{server.url}/api/games/{again['game_id']}")
-    assert r.status_code == 200 and int(r.headers[PID]) == stats["pid"]
+    deadline = time.monotonic() + ABSENT_S + 10
+    while True:
+        r = httpx.get(f"{server.url}/api/games/{again['game_id']}")
+        assert r.status_code == 200
+        if int(r.headers[PID]) == stats["pid"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert int(r.headers[PID]) == stats["pid"]

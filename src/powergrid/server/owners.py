@@ -79,6 +79,7 @@ class Owners:
         self.index: int | None = None
         self.handed = 0  # connections handed to other processes
         self.adopted = 0  # connections handed to this one
+        self.passed_on = 0  # connections handed to this one as it closed, passed to another
         self._absent_until = [0.0] * count
         self._paths = [str(directory / str(i)) for i in range(count)]
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -125,6 +126,12 @@ class Owners:
         owner = self.owner_of(game_id)
         if owner == self.index or len(data) > MAX_HANDED_BYTES:
             return False
+        if not self._send(owner, descriptor, data):
+            return False
+        self.handed += 1
+        return True
+
+    def _send(self, owner: int, descriptor: int, data: bytes) -> bool:
         now = time.monotonic()
         if now < self._absent_until[owner]:
             return False
@@ -137,7 +144,6 @@ class Owners:
             if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
                 self._absent_until[owner] = now + ABSENT_S
             return False
-        self.handed += 1
         return True
 
     def receive(self) -> None:
@@ -166,11 +172,35 @@ class Owners:
         return {"index": self.index, "of": self.count, "handed": self.handed, "adopted": self.adopted}
 
     def close(self) -> None:
+        """Leave: no process hands this one a connection from now on, and those handed to it that it
+        has not adopted yet are passed on to another (any process answers any game)."""
         if self.index is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._paths[self.index])
+            self._pass_on_queued()
         self.socket.close()
         with contextlib.suppress(OSError):  # the last one out clears up
             if os.listdir(self.directory) == ["lock"]:
                 os.unlink(self.directory / "lock")
                 self.directory.rmdir()
+
+    def _pass_on_queued(self) -> None:
+        """Closing the socket would close the connections still queued on it, unanswered."""
+        while True:
+            try:
+                data, descriptors, _flags, _address = socket.recv_fds(self.socket, MAX_HANDED_BYTES, 4)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:
+                log.warning("reading a handed connection failed: %s", exc)
+                return
+            if not descriptors:
+                continue
+            passed = any(self._send(other, descriptors[0], data) for other in range(self.count)
+                         if other != self.index)
+            if passed:
+                self.passed_on += 1
+            else:
+                log.warning("a connection handed to this process as it closed had nowhere to go")
+            for descriptor in descriptors:  # this copy only: the one passed on keeps it open
+                os.close(descriptor)
