@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -219,6 +220,43 @@ def test_a_socket_gets_what_another_process_appended_while_it_authenticated(clie
     attached, wake = client.portal.call(service.attach, live)  # type: ignore[union-attr]
     assert attached is live and live.version == 1 and live in [service.cache.get(gid)]
     service.unwatch(live, wake)
+
+
+async def announce(service: Any, live: Any, seat: int, busy: bool) -> tuple[int, int]:
+    """Another process's move (version 1 of ``live``'s game), appended and announced with no turn
+    of the loop between (PostgreSQL's own notice of it comes later): the game's version just after
+    the announcement, and a moment later. ``busy``: with the game's lock held meanwhile."""
+    if busy:
+        await live.lock.acquire()
+    assert service.store.append(live.game_id, 1, seat, "open 3 3", status="playing", round_=1,
+                                to_act=1 - seat)
+    service.on_notify(live.game_id, 1, (seat, "open 3 3"))
+    at_once = live.version
+    if busy:
+        live.lock.release()
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    return at_once, live.version
+
+
+def test_an_announced_move_of_a_watched_game_is_applied_at_once_unless_the_game_is_busy(
+        client: TestClient) -> None:
+    # a bot worker's move, announced with its entry: applied in the same turn of the loop as the
+    # announcement (its watchers hear of it a turn sooner); while the game's lock is held (an action
+    # of this process on its way), a task applies it once the lock is free
+    service = client.app.state.service  # type: ignore[attr-defined]
+    for busy in (False, True):
+        game = create(client, 2)
+        gid = game["game_id"]
+        seat = client.get(f"/api/games/{gid}").json()["to_act"]
+        live = client.portal.call(service.fresh, gid)  # type: ignore[union-attr]
+        wake = service.watch(live)
+
+        at_once, later = client.portal.call(announce, service, live, seat, busy)  # type: ignore[union-attr]
+        assert (at_once, later) == ((0, 1) if busy else (1, 1))
+        assert wake.is_set() and live.latest.last == {"seat": seat, "action": "open 3 3",
+                                                      "text": live.latest.last["text"]}
+        service.unwatch(live, wake)
 
 
 def test_a_socket_watches_the_game_the_cache_holds(client: TestClient) -> None:

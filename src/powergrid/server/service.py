@@ -278,6 +278,11 @@ class GameService:
         if version == SEATS_CHANGED:
             self._spawn(self._reload_seats(live))
         elif live.version < version and live.watchers:
+            # the next entry, with nothing else at the game: applied now rather than by a task that
+            # would run a turn of the loop later (a bot's move reaches its watchers a turn sooner)
+            if (entry is not None and live.version == version - 1 and not live.lock.locked()
+                    and self._follow(live, entry)):
+                return
             self._spawn(self._refresh(live, version, entry))
 
     async def _reload_seats(self, live: LiveGame) -> None:
