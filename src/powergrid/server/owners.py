@@ -169,7 +169,8 @@ class Owners:
             self._adopt(conn, data)
 
     def stats(self) -> dict[str, Any]:
-        return {"index": self.index, "of": self.count, "handed": self.handed, "adopted": self.adopted}
+        return {"index": self.index, "of": self.count, "handed": self.handed, "adopted": self.adopted,
+                "passed_on": self.passed_on}
 
     def close(self) -> None:
         """Leave: no process hands this one a connection from now on, and those handed to it that it

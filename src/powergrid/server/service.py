@@ -280,9 +280,10 @@ class GameService:
         elif live.version < version and live.watchers:
             # the next entry, with nothing else at the game: applied now rather than by a task that
             # would run a turn of the loop later (a bot's move reaches its watchers a turn sooner)
-            if (entry is not None and live.version == version - 1 and not live.lock.locked()
-                    and self._follow(live, entry)):
-                return
+            if entry is not None and live.version == version - 1 and not live.lock.locked():
+                if self._follow(live, entry):
+                    return
+                entry = None  # it did not apply (said once): the task reads the log
             self._spawn(self._refresh(live, version, entry))
 
     async def _reload_seats(self, live: LiveGame) -> None:
