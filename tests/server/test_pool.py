@@ -47,3 +47,49 @@ def test_a_connection_that_died_while_idle_is_replaced_before_use(monkeypatch: p
     finally:
         engine.dispose()
         killer.dispose()
+
+
+def test_the_web_processs_connection_on_its_loop_is_replaced_when_it_died(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group commit's asynchronous connection (postgres_loop.py): after lying idle it is
+    checked, so a restart of the database costs a new connection; a link that breaks while a batch
+    is out fails that batch (it may have been written, so it is not sent again), and the next one
+    goes out on a new connection."""
+    import asyncio
+
+    import psycopg
+
+    from powergrid.server import postgres_loop
+
+    engine = db.make_engine(PG_BASE)
+    killer = sa.create_engine(PG_BASE)
+    on_loop = postgres_loop.PostgresOnLoop(engine)
+
+    def terminate(pid: int) -> None:
+        with killer.connect() as conn:
+            assert conn.execute(sa.text(f"SELECT pg_terminate_backend({pid})")).scalar()
+        time.sleep(0.1)
+
+    async def pid() -> int:
+        [(found,)] = await on_loop.execute("SELECT pg_backend_pid()", {})
+        return int(found)
+
+    async def scenario() -> None:
+        first = await pid()
+        assert await pid() == first and on_loop.connections == 1
+        monkeypatch.setattr(postgres_loop, "PING_AFTER_S", 0.05)
+        terminate(first)
+        second = await pid()  # idle past PING_AFTER_S: checked, and replaced
+        assert second != first and on_loop.connections == 2
+        monkeypatch.setattr(postgres_loop, "PING_AFTER_S", 60.0)
+        terminate(second)
+        with pytest.raises(psycopg.OperationalError):
+            await pid()  # in steady use: not checked, so the batch that found it dead fails
+        assert await pid() not in (first, second) and on_loop.connections == 3
+        await on_loop.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        engine.dispose()
+        killer.dispose()
