@@ -17,7 +17,6 @@ import powergrid as pg
 from powergrid.server import Settings, db, jobs
 from powergrid.server.group_commit import GroupCommit
 from powergrid.server.jobs import QUICK, JobQueue, JobSpec
-from powergrid.server.postgres_loop import PostgresOnLoop
 from powergrid.server.store import Move, SeatRow, Store
 
 pytestmark = pytest.mark.timeout(120)
@@ -69,37 +68,6 @@ def test_appends_queued_together_share_a_transaction_and_each_is_written(store: 
         assert store.actions_after(gid, 0) == [(1, state.current_player, str(state.legal_actions()[0]))]
         assert store.game(gid).version == 1  # type: ignore[union-attr]
     with store.engine.connect() as conn:  # each entry's next job too (a bot's turn), in its batch
-        keys = sorted(r.key for r in conn.execute(select(db.jobs.c.key)))
-    expected = sorted(m.next_job.key for m in (first_move(g, s) for g, s in games) if m.next_job is not None)
-    assert expected and keys == expected
-
-
-def test_on_postgresql_a_batch_goes_out_on_the_loops_own_connection(store: Store) -> None:
-    """POWERGRID_POSTGRES_APPENDS_ON_LOOP (the default): the batch's one statement is sent by the
-    event loop on an asynchronous connection, no thread; each entry keeps its own answer."""
-    if store.engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL's asynchronous connection")
-    games = two_people_games(store, 40)
-    taken_gid, taken_state = games[2]
-    assert store.append_moves([first_move(taken_gid, taken_state)]) == [True]  # another writer won
-    on_loop = PostgresOnLoop(store.engine)
-    appends = GroupCommit(store, postgres=on_loop)
-
-    async def all_at_once() -> list[bool]:
-        try:
-            return await asyncio.gather(*(appends.append(first_move(gid, state)) for gid, state in games))
-        finally:
-            await on_loop.close()
-
-    answers = asyncio.run(all_at_once())
-    assert answers == [i != 2 for i in range(40)]
-    # one batch, written on the loop (a thread's batch is not counted there)
-    assert appends.stats() == {"commits": 1, "entries": 40, "on_loop": 1} and on_loop.connections == 1
-    for i, (gid, state) in enumerate(games):
-        assert store.game(gid).version == 1  # type: ignore[union-attr]
-        if i != 2:
-            assert store.actions_after(gid, 0) == [(1, state.current_player, str(state.legal_actions()[0]))]
-    with store.engine.connect() as conn:
         keys = sorted(r.key for r in conn.execute(select(db.jobs.c.key)))
     expected = sorted(m.next_job.key for m in (first_move(g, s) for g, s in games) if m.next_job is not None)
     assert expected and keys == expected

@@ -24,7 +24,6 @@ import socket
 from collections import deque
 from typing import Any
 
-from .postgres_loop import PostgresOnLoop
 from .store import Move, Store
 
 #: the most entries in one transaction (a bound on how long one batch holds the write lock)
@@ -34,17 +33,13 @@ Batch = list[tuple[Move, "asyncio.Future[bool]"]]
 
 
 class GroupCommit:
-    def __init__(self, store: Store, most: int = MOST_PER_COMMIT, on_loop: bool = False,
-                 postgres: PostgresOnLoop | None = None) -> None:
+    def __init__(self, store: Store, most: int = MOST_PER_COMMIT, on_loop: bool = False) -> None:
         """``on_loop``: try each batch on the event loop first, without waiting for the database's
         lock (SQLite with no disk flush per commit; see ``Store.append_moves_unless_busy``); a batch
-        that finds the lock taken goes to a thread, which waits for it. ``postgres``: write each
-        batch through this asynchronous connection, from the loop (postgres_loop.py)."""
+        that finds the lock taken goes to a thread, which waits for it."""
         self.store = store
         self.most = most
         self.on_loop = on_loop
-        self.postgres = postgres
-        self._writing: asyncio.Task[None] | None = None
         self._queued: Batch = []
         #: the batch a thread is writing (one at a time), and what threads have finished:
         #: (batch, what ``append_moves`` answered or raised)
@@ -104,35 +99,12 @@ class GroupCommit:
                     self.on_loop_commits += 1
                     self._settle(batch, made)
                     continue
-            if self.postgres is not None and len({move.game_id for move in moves}) == len(moves):
-                self._in_thread = batch  # one batch at a time, as in a thread
-                self._writing = asyncio.get_running_loop().create_task(self._write_on_loop(batch, moves))
-                continue
             self._in_thread = batch  # PostgreSQL's commit waits for its disk; SQLite's lock was taken
             try:
                 asyncio.get_running_loop().run_in_executor(None, self._write_in_thread, batch, moves)
             except RuntimeError as exc:  # the executor is shut down: the server is stopping
                 self._in_thread = None
                 self._settle(batch, exc)
-
-    async def _write_on_loop(self, batch: Batch, moves: list[Move]) -> None:
-        import psycopg
-
-        assert self.postgres is not None
-        answer: list[bool] | BaseException
-        try:
-            rows = await self.postgres.execute(*self.store.postgres_batch(moves))
-            answer = self.store.postgres_batch_written(moves, rows)
-        except psycopg.IntegrityError:  # not a taken number (a game deleted meanwhile): the careful way
-            answer = await asyncio.to_thread(self.store.append_moves, moves)
-        except Exception as exc:  # the database failed: every entry of the batch is refused
-            answer = exc
-        if self._bell is None:  # closed meanwhile (the server stopping): its entries were refused
-            return
-        if not isinstance(answer, BaseException):
-            self.on_loop_commits += 1
-        self._finished.append((batch, answer))
-        self._heard()
 
     def _write_in_thread(self, batch: Batch, moves: list[Move]) -> None:
         try:

@@ -35,7 +35,6 @@ from .group_commit import GroupCommit
 from .jobs import JobQueue
 from .lobby import lobby_entry
 from .metrics import BotReplies, CollectorPauses, LoopLag
-from .postgres_loop import PostgresOnLoop
 from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
 from .settings import Settings
@@ -57,9 +56,7 @@ class GameService:
         self.settings = settings
         self.cache = GameCache(store, settings.cache_mb * 1024 * 1024)
         # with SQLite and no disk flush per commit, a batch is written on the loop when the lock is free
-        on_loop = (PostgresOnLoop(store.engine) if settings.postgres_appends_on_loop
-                   and store.engine.dialect.name == "postgresql" else None)
-        self.appends = GroupCommit(store, on_loop=settings.appends_on_loop, postgres=on_loop)
+        self.appends = GroupCommit(store, on_loop=settings.appends_on_loop)
         self._background: set[asyncio.Task[Any]] = set()
         self._lobby: tuple[float, bytes] | None = None
         self._lobby_lock = asyncio.Lock()
@@ -88,8 +85,6 @@ class GameService:
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
         self.appends.close()
-        if self.appends.postgres is not None:
-            await self.appends.postgres.close()
         await self.hub.stop()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:

@@ -61,11 +61,6 @@ class Settings:
     #: for tests and for looking into a server
     process_header: bool = field(
         default_factory=lambda: os.environ.get("POWERGRID_PROCESS_HEADER", "0") not in ("0", "false", ""))
-    #: PostgreSQL: the web process writes its batches of actions through an asynchronous connection
-    #: on its event loop, not from a thread (postgres_loop.py)
-    postgres_appends_on_loop: bool = field(
-        default_factory=lambda: os.environ.get("POWERGRID_POSTGRES_APPENDS_ON_LOOP", "1")
-        not in ("0", "false"))
     #: per-client limits and timeouts (limits.py; POWERGRID_LIMITS=0 turns the per-client ones off)
     limits: Limits = field(default_factory=Limits)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -387,13 +386,6 @@ class Store:
         reads the entries whose action was written. Each of the seven statements and the commit
         had been a round trip from a thread that then waited for the interpreter lock again: on a
         busy server a batch took 15 to 30 ms, and every action waited for one or two batches."""
-        sql, params = self.postgres_batch(moves)
-        written = {(r[0], r[1]) for r in conn.exec_driver_sql(sql, params)}
-        return [(m.game_id, m.seq) in written for m in moves]
-
-    def postgres_batch(self, moves: list[Move]) -> tuple[str, dict[str, Any]]:
-        """The one statement (and its parameters, for psycopg) that writes ``moves`` on PostgreSQL,
-        each of a different game; it returns the (game, number) of each entry written."""
         now, at = datetime.now(UTC), time.time()
         columns: dict[str, list[Any]] = {name: [] for name in _MOVE_ARRAYS}
         for m in moves:
@@ -406,17 +398,11 @@ class Store:
                         json.dumps(job.payload), job.not_before))),
                     strict=True):
                 columns[name].append(value)
-        return _APPEND_POSTGRES[self.notify_channel is not None], {
-            **columns, "now": now, "at": at, "channel": self.notify_channel,
-            "jobs_channel": jobs.JOBS_CHANNEL, "queued": jobs.QUEUED, "done": jobs.DONE}
-
-    def postgres_batch_written(self, moves: list[Move], rows: Iterable[tuple[Any, ...]]) -> list[bool]:
-        """For each entry of a batch written by ``postgres_batch``'s statement elsewhere (on the web
-        process's event loop), whether it was written; the bells rung as ``append_moves`` rings them."""
-        written = {(r[0], r[1]) for r in rows}
-        made = [(m.game_id, m.seq) in written for m in moves]
-        self._rang(moves, made)
-        return made
+        written = {(r[0], r[1]) for r in conn.exec_driver_sql(
+            _APPEND_POSTGRES[self.notify_channel is not None],
+            {**columns, "now": now, "at": at, "channel": self.notify_channel,
+             "jobs_channel": jobs.JOBS_CHANNEL, "queued": jobs.QUEUED, "done": jobs.DONE})}
+        return [(m.game_id, m.seq) in written for m in moves]
 
     def checkpoint(self) -> tuple[int, int, int]:
         """SQLite: copy what the write-ahead log holds back into the database, without waiting for
