@@ -213,3 +213,34 @@ def test_a_worker_stops_however_many_signals_come(tmp_path: Path) -> None:
             if worker.poll() is None:
                 worker.kill()
                 worker.wait()
+
+
+def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C signals the whole process group: the workers stop (exit 0) before `powergrid serve`
+    # stops its pool, which then started new ones ("exited (0); starting another") while stopping
+    import signal as signals
+
+    from powergrid.server.bot_worker import WorkerPool
+
+    url = f"sqlite:///{tmp_path}/pool.db"
+    engine = db.make_engine(url)
+    db.migrate(engine)  # as `powergrid serve` does before it starts its workers
+    engine.dispose()
+    monkeypatch.setenv("POWERGRID_DATABASE_URL", url)
+    pool = WorkerPool([["quick"], ["quick"]])
+    pool.start()
+    try:
+        first, second = pool.procs
+        assert first is not None and second is not None
+        time.sleep(3)  # both started (imports done, signal handlers set)
+        os.kill(first.pid, signals.SIGTERM)
+        os.kill(second.pid, signals.SIGKILL)
+        deadline = time.monotonic() + 30
+        while (pool.procs[0] is not None or pool.procs[1] in (None, second)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert first.returncode == 0 and pool.procs[0] is None  # stopped as asked: left stopped
+        assert second.returncode == -signals.SIGKILL  # died: another in its place
+        assert pool.procs[1] is not None and pool.procs[1].pid != second.pid and pool.procs[1].poll() is None
+    finally:
+        pool.stop()

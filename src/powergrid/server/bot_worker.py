@@ -397,7 +397,10 @@ def lanes_for(search: bool) -> list[str]:
 
 class WorkerPool:
     """Worker processes started by ``powergrid serve`` (or ``powergrid bots --processes N``),
-    restarted if one dies; each one stops by itself when this process is gone."""
+    restarted if one dies; each one stops by itself when this process is gone. One that stopped as
+    asked (SIGTERM or SIGINT, exit status 0) is not restarted: Ctrl-C in a terminal, or a service
+    manager stopping the server, signals the whole process group, and the workers usually stop
+    before this process has begun to."""
 
     def __init__(self, lanes: list[list[str]], env: dict[str, str] | None = None) -> None:
         self.lanes = lanes
@@ -420,7 +423,12 @@ class WorkerPool:
     def _watch(self) -> None:
         while not self._stop.wait(1.0):
             for i, proc in enumerate(self.procs):
-                if proc is not None and proc.poll() is not None:
+                if proc is None or proc.poll() is None:
+                    continue
+                if proc.returncode == 0:
+                    log.info("bot worker %d stopped as asked", proc.pid)
+                    self.procs[i] = None
+                else:
                     log.warning("bot worker %d exited (%s); starting another", proc.pid, proc.returncode)
                     self.procs[i] = self._start(i)
 
