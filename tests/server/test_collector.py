@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from powergrid.server import collector
+
 PROBE = ("import gc, json; from powergrid.server import collector; before = gc.get_threshold(); "
          "collector.tune({}); print(json.dumps([before, gc.get_threshold(), gc.get_freeze_count()]))")
 
@@ -83,13 +85,7 @@ def test_the_sweeper_collects_the_young_generation_on_a_timer_and_the_older_ones
     assert freed  # with the automatic collector off
     young, older, full = (generations.count(g) for g in (0, 1, 2))
     assert young > 2 * older > 0  # the older generations every 0.02 s, the young every 0.005 s
-    assert full >= 1 and older >= (collector_full_every() - 1) * full
-
-
-def collector_full_every() -> int:
-    from powergrid.server import collector
-
-    return collector.FULL_EVERY
+    assert full >= 1 and older >= (collector.FULL_EVERY - 1) * full
 
 
 STATS = ("import json, os, time; from fastapi.testclient import TestClient; "

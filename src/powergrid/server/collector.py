@@ -54,16 +54,16 @@ class Sweeper:
     def __init__(self, every_s: float, older_s: float) -> None:
         self.every_s = every_s
         self.older_s = older_s
-        self.collections = [0, 0, 0]
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         older_due = loop.time() + self.older_s
+        olders = 0
         while True:
             await asyncio.sleep(self.every_s)
             generation = 0
             if self.older_s > 0 and loop.time() >= older_due:
                 older_due = loop.time() + self.older_s
-                generation = 2 if (self.collections[1] + self.collections[2] + 1) % FULL_EVERY == 0 else 1
+                olders += 1
+                generation = 2 if olders % FULL_EVERY == 0 else 1
             gc.collect(generation)
-            self.collections[generation] += 1

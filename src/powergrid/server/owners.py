@@ -30,7 +30,7 @@ import socket
 import tempfile
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,8 +146,9 @@ class Owners:
             return False
         return True
 
-    def receive(self) -> None:
-        """Adopt every connection handed to this process (the socket is readable)."""
+    def _queued(self) -> Iterator[tuple[bytes, int]]:
+        """The connections queued on this process's socket, each as (the bytes read, its
+        descriptor), until none is left; a datagram's extra descriptors are closed."""
         while True:
             try:
                 data, descriptors, _flags, _address = socket.recv_fds(self.socket, MAX_HANDED_BYTES, 4)
@@ -158,12 +159,16 @@ class Owners:
                 return
             for extra in descriptors[1:]:
                 os.close(extra)
-            if not descriptors:
-                continue
+            if descriptors:
+                yield data, descriptors[0]
+
+    def receive(self) -> None:
+        """Adopt every connection handed to this process (the socket is readable)."""
+        for data, descriptor in self._queued():
             try:
-                conn = socket.socket(fileno=descriptors[0])
+                conn = socket.socket(fileno=descriptor)
             except OSError:
-                os.close(descriptors[0])
+                os.close(descriptor)
                 continue
             self.adopted += 1
             self._adopt(conn, data)
@@ -187,21 +192,9 @@ class Owners:
 
     def _pass_on_queued(self) -> None:
         """Closing the socket would close the connections still queued on it, unanswered."""
-        while True:
-            try:
-                data, descriptors, _flags, _address = socket.recv_fds(self.socket, MAX_HANDED_BYTES, 4)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError as exc:
-                log.warning("reading a handed connection failed: %s", exc)
-                return
-            if not descriptors:
-                continue
-            passed = any(self._send(other, descriptors[0], data) for other in range(self.count)
-                         if other != self.index)
-            if passed:
+        for data, descriptor in self._queued():
+            if any(self._send(other, descriptor, data) for other in range(self.count) if other != self.index):
                 self.passed_on += 1
             else:
                 log.warning("a connection handed to this process as it closed had nowhere to go")
-            for descriptor in descriptors:  # this copy only: the one passed on keeps it open
-                os.close(descriptor)
+            os.close(descriptor)  # this copy only: the one passed on keeps it open
