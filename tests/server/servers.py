@@ -31,9 +31,12 @@ class ServerProcess:
                  **env: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        # the tests drive games as fast as they can from one address: no request rate unless asked
+        # the tests drive games as fast as they can from one address: no request rate and no cap on
+        # games created (some create games until each process owns two: a number left to chance)
+        # unless asked
         environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_REQUESTS_PER_SECOND": "0",
-                   **env}
+                   "POWERGRID_GAMES_PER_MINUTE": "0", "POWERGRID_ACTIVE_GAMES": "0",
+                   "POWERGRID_BOT_GAMES": "0", **env}
         environ.pop("POWERGRID_REDIS_URL", None) if "POWERGRID_REDIS_URL" not in env else None
         if "POWERGRID_GC_THRESHOLD" not in env:
             environ.pop("POWERGRID_GC_THRESHOLD", None)  # the server as shipped (conftest.py sets 0 here)

@@ -215,6 +215,22 @@ def test_a_worker_stops_however_many_signals_come(tmp_path: Path) -> None:
                 worker.wait()
 
 
+def catches(pid: int, signal_number: int, within: float) -> bool:
+    """Whether process ``pid`` has a handler for the signal within ``within`` seconds (Linux's
+    /proc/PID/status lists the caught signals as a mask)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+        mask = next(int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:"))
+        if mask >> (signal_number - 1) & 1:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C signals the whole process group: the workers stop (exit 0) before `powergrid serve`
@@ -233,7 +249,8 @@ def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
     try:
         first, second = pool.procs
         assert first is not None and second is not None
-        time.sleep(3)  # both started (imports done, signal handlers set)
+        for proc in (first, second):  # started: imports done, signal handlers set (a fixed sleep was luck)
+            assert catches(proc.pid, signals.SIGTERM, within=60)
         os.kill(first.pid, signals.SIGTERM)
         os.kill(second.pid, signals.SIGKILL)
         deadline = time.monotonic() + 30

@@ -5,7 +5,7 @@ from .auction import default_discard
 from .bureaucracy import default_action as default_power
 from .bureaucracy import options as power_options
 from .catalog import RESOURCES, STEP3, Plant, catalog
-from .config import GameConfig
+from .config import MAX_MAP_DATA_BYTES, GameConfig
 from .errors import (
     CorruptState,
     IllegalAction,
@@ -18,7 +18,7 @@ from .errors import (
     UnknownMap,
     UnsupportedVersion,
 )
-from .maps import GameMap, load_map, load_map_file
+from .maps import GameMap, load_map, load_map_data, load_map_file
 from .phase import Phase
 from .replay import replay
 from .setup import new_game
@@ -27,10 +27,12 @@ from .undo import UNDO, Ledger, Taken, Timeline, replay_log
 from .view import GameView, determinize
 
 __all__ = [
-    "Action", "CorruptState", "GameConfig", "GameMap", "GameState", "GameView", "IllegalAction",
+    "Action", "CorruptState", "GameConfig", "MAX_MAP_DATA_BYTES", "GameMap", "GameState", "GameView",
+    "IllegalAction",
     "InvalidConfig", "InvalidMap", "InvalidRegions", "MalformedAction", "Phase", "Plant",
     "PowerGridError", "RESOURCES", "STEP3", "UnknownMap", "UnsupportedVersion", "catalog",
-    "default_discard", "default_power", "determinize", "load_map", "load_map_file", "new_game",
+    "default_discard", "default_power", "determinize", "load_map", "load_map_data", "load_map_file",
+    "new_game",
     "parse_action", "power_options",
     "replay",
     "UNDO", "Ledger", "Taken", "Timeline", "UndoRefused", "replay_log",

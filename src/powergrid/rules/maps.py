@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -178,6 +178,16 @@ def load_map_file(path: str | Path) -> GameMap:
     except json.JSONDecodeError as exc:
         raise InvalidMap(f"{path}: not valid JSON ({exc})") from None
     return parse_map(data, str(path))
+
+
+@lru_cache(maxsize=32)
+def load_map_data(text: str) -> GameMap:
+    """A user's map given as data (canonical JSON text, ``GameConfig.map_data``), validated."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise InvalidMap("map_data is not valid JSON") from None
+    return parse_map(data, "map_data")
 
 
 def check_regions(game_map: GameMap, regions: tuple[str, ...], count: int) -> None:

@@ -12,7 +12,7 @@ from . import rng as _rng
 from .actions import Action
 from .catalog import FIRST_GAME_CITIES, HOUSES_PER_PLAYER, Catalog, PlayerCountRules, catalog
 from .config import GameConfig
-from .maps import Board, GameMap, board_for, check_regions, load_map, load_map_file
+from .maps import Board, GameMap, board_for, check_regions, load_map, load_map_data, load_map_file
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +98,8 @@ def sampled_scenario(scn: Scenario) -> Scenario:
 
 
 def resolve_map(config: GameConfig) -> GameMap:
+    if config.map_data is not None:
+        return load_map_data(config.map_data)
     if config.map_file is not None:
         return load_map_file(config.map_file)
     return load_map(config.map)

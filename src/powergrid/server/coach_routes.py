@@ -23,6 +23,7 @@ from . import coach_store
 from .coach_jobs import analysis_job, hint_job
 from .doorbell import JOBS
 from .errors import ApiError
+from .schemas import MAX_SEATS, MAX_VERSION
 
 #: how long a POST waits for its hint before answering ``pending``
 HINT_WAIT_S = 6.0
@@ -31,9 +32,10 @@ MAX_HINTS_PER_SEAT = 50
 
 
 class AskHint(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int
-    version: int | None = Field(None, description="the version the client saw; a stale one is refused")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="the seat, 0 to players - 1")
+    version: int | None = Field(None, ge=0, lt=MAX_VERSION,
+                                description="the version the client saw; a stale one is refused")
 
 
 def hint_options(body: Any) -> tuple[bool, int]:

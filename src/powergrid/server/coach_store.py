@@ -27,6 +27,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 
 from . import db
 from .errors import ApiError
@@ -98,17 +99,20 @@ def request_hint(engine: Engine, game_id: str, seat: int, version: int, limit: i
     :raises ApiError: hint_limit, the seat has used all its hints.
     """
     h = hints.c
-    with engine.begin() as conn:
-        asked = select(h.seat).where(h.game_id == game_id, h.seat == seat, h.version == version)
-        if conn.execute(asked).first():
-            return False
-        used = conn.execute(select(func.count()).select_from(hints)
-                            .where(h.game_id == game_id, h.seat == seat)).scalar_one()
-        if used >= limit:
-            raise ApiError("hint_limit", f"seat {seat} has used all {limit} hints of this game")
-        conn.execute(insert(hints).values(game_id=game_id, seat=seat, version=version,
-                                          created_at=time.time()))
-        enqueue(conn, job)
+    try:
+        with engine.begin() as conn:
+            asked = select(h.seat).where(h.game_id == game_id, h.seat == seat, h.version == version)
+            if conn.execute(asked).first():
+                return False
+            used = conn.execute(select(func.count()).select_from(hints)
+                                .where(h.game_id == game_id, h.seat == seat)).scalar_one()
+            if used >= limit:
+                raise ApiError("hint_limit", f"seat {seat} has used all {limit} hints of this game")
+            conn.execute(insert(hints).values(game_id=game_id, seat=seat, version=version,
+                                              created_at=time.time()))
+            enqueue(conn, job)
+    except IntegrityError:
+        return False  # a simultaneous request of the same seat and version counted it first
     return True
 
 
@@ -134,12 +138,15 @@ def job_outcome(engine: Engine, kind: str, key: str) -> tuple[str, Any] | None:
 # ---------------------------------------------------------------- analyses
 def start_analysis(engine: Engine, game_id: str, job: JobSpec) -> None:
     """Queue the game's analysis unless it exists (it is computed once per game)."""
-    with engine.begin() as conn:
-        if conn.execute(select(analyses.c.game_id).where(analyses.c.game_id == game_id)).first():
-            return
-        conn.execute(insert(analyses).values(game_id=game_id, status=QUEUED, done=0, total=None,
-                                             decisions="[]", result=None, updated_at=time.time()))
-        enqueue(conn, job)
+    try:
+        with engine.begin() as conn:
+            if conn.execute(select(analyses.c.game_id).where(analyses.c.game_id == game_id)).first():
+                return
+            conn.execute(insert(analyses).values(game_id=game_id, status=QUEUED, done=0, total=None,
+                                                 decisions="[]", result=None, updated_at=time.time()))
+            enqueue(conn, job)
+    except IntegrityError:
+        return  # a simultaneous request queued it first
 
 
 def analysis_row(engine: Engine, game_id: str) -> Any:

@@ -8,6 +8,10 @@ import string) and adds, per connection:
 - a cap per client: a client (``clients.py``) with ``connections_per_client`` connections open has
   further ones closed at once, before they cost more than the accept (trusted proxies are not
   counted: the proxy limits its own clients, see ``docs/server.md``);
+- bounded headers: a request whose line and headers pass ``max_header_bytes`` before they end, or
+  that has more than ``max_headers`` headers, is answered 431 and the connection closed, before the
+  parser has buffered more than that (httptools keeps a header whole until it ends, and uvicorn's
+  httptools protocol has no bound of its own; h11's is set from the same limit);
 - a request deadline: from the moment a connection waits for a request (it opened, or answered the
   previous one) the request's headers and body must have arrived within ``header_timeout``
   seconds, or the connection is closed. A WebSocket, once upgraded, is the socket's business
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import resource
@@ -43,6 +48,8 @@ class ConnectionGuard:
         self.addresses: ClientAddresses = limits.addresses()
         self.per_client = limits.connections_per_client if limits.on(limits.connections_per_client) else 0
         self.timeout = limits.header_timeout
+        self.max_header_bytes = limits.max_header_bytes if limits.on(limits.max_header_bytes) else 0
+        self.max_headers = limits.max_headers if limits.on(limits.max_headers) else 0
         self.open: dict[str, int] = {}
         self.refused = 0
 
@@ -160,7 +167,23 @@ def uvicorn_options(settings: Any) -> dict[str, Any]:
         "ws_max_size": 4 * settings.max_body_bytes,
         "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
         "timeout_keep_alive": 5,
+        # h11 (where httptools is missing) buffers at most this much of an unfinished request head
+        "h11_max_incomplete_event_size": settings.limits.max_header_bytes or None,
     }
+
+
+#: the answer to a request whose headers are over the limits (the connection is closed after it)
+TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+             b"connection: close\r\ncontent-length: %d\r\n\r\n%s")
+
+
+def too_large_answer(why: str) -> bytes:
+    body = json.dumps({"error": {"code": "headers_too_large", "message": why}}).encode()
+    return TOO_LARGE % (len(body), body)
+
+
+class TooManyHeaders(Exception):
+    """Raised inside the parser's callback: httptools stops parsing the request."""
 
 
 _MISSING = object()
@@ -214,13 +237,33 @@ def _http_protocol() -> Any:
                 class Tracked(HttpToolsProtocol):
                     #: whether the parser has begun a request it has not finished
                     mid_request = False
+                    #: whether the parser is before the end of a request's headers
+                    in_head = True
+                    headers_seen = 0
+                    max_headers = 0
+                    completed = 0  # requests parsed to their end
 
                     def on_message_begin(self) -> None:
                         self.mid_request = True
+                        self.headers_seen = 0
                         super().on_message_begin()
+
+                    def on_header(self, name: bytes, value: bytes) -> None:
+                        self.headers_seen += 1
+                        if self.max_headers and self.headers_seen > self.max_headers:
+                            self.transport.write(too_large_answer(
+                                f"a request may have at most {self.max_headers} headers"))
+                            raise TooManyHeaders  # httptools stops; uvicorn closes the connection
+                        super().on_header(name, value)
+
+                    def on_headers_complete(self) -> None:
+                        self.in_head = False
+                        super().on_headers_complete()
 
                     def on_message_complete(self) -> None:
                         self.mid_request = False
+                        self.in_head = True
+                        self.completed += 1
                         super().on_message_complete()
 
                 _http_class = Tracked
@@ -238,6 +281,9 @@ class GuardedHttp(asyncio.Protocol):
         self.guard = connection_guard()
         self.inner: Any = protocol_class(config=config, server_state=server_state, app_state=app_state,
                                            _loop=_loop)
+        if hasattr(self.inner, "in_head"):
+            self.inner.max_headers = self.guard.max_headers
+        self.head_bytes = 0  # bytes fed to the parser since the request now unfinished began
         self.owners = game_owners(config, server_state, app_state, self.loop)
         self.handed = handed
         self.transport: Any = None
@@ -247,6 +293,7 @@ class GuardedHttp(asyncio.Protocol):
         self.check_pending = False
         self.refused = False
         self.moved = False  # handed to the owner of the game its request names
+        self.cut = False  # answered 431: nothing more is read
 
     # ------------------------------------------------------------------ asyncio.Protocol
     def connection_made(self, transport: Any) -> None:  # uvloop's transports are not asyncio's classes
@@ -265,12 +312,32 @@ class GuardedHttp(asyncio.Protocol):
         self.check()
 
     def data_received(self, data: bytes) -> None:
-        if self.refused or self.moved:
+        if self.refused or self.moved or self.cut:
             return
         if self.owners is not None and self._between_requests() and self._hand_over(data):
             return
+        if self._head_too_large(data):
+            return
+        completed = getattr(self.inner, "completed", 0)
         self.inner.data_received(data)
+        if getattr(self.inner, "in_head", False) and self.inner.completed == completed:
+            self.head_bytes += len(data)
+        else:  # the head ended (or a request did) in this chunk
+            self.head_bytes = 0
         self.check()
+
+    def _head_too_large(self, data: bytes) -> bool:
+        """Refuse a request whose head would pass the limit with ``data`` and still not end (the
+        parser would buffer it all). A chunk that ends the head is fed: the body after it is no head."""
+        limit = self.guard.max_header_bytes
+        if not limit or not getattr(self.inner, "in_head", False) or self.head_bytes + len(data) <= limit:
+            return False
+        if b"\r\n\r\n" in data and self.head_bytes + data.index(b"\r\n\r\n") <= limit:
+            return False
+        self.cut = True
+        self.transport.write(too_large_answer(f"a request's line and headers may have at most {limit} bytes"))
+        self.transport.close()
+        return True
 
     # ------------------------------------------------------------------ the game's owner
     def _between_requests(self) -> bool:

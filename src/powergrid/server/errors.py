@@ -13,7 +13,7 @@ STATUS = {
     "method_not_allowed": 405,
     "stale_version": 409, "not_your_turn": 409, "seat_taken": 409, "seat_not_open": 409, "game_over": 409,
     "game_not_over": 409,
-    "body_too_large": 413, "invalid_config": 422, "invalid_record": 422,
+    "body_too_large": 413, "headers_too_large": 431, "invalid_config": 422, "invalid_record": 422,
     "rate_limited": 429, "creation_rate_limited": 429, "server_busy": 429, "active_games_limit": 429,
     "bot_games_limit": 429,
     "socket_limit": 429, "message_rate_limited": 429,

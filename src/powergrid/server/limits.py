@@ -55,6 +55,9 @@ class Limits:
     connections_per_client: int = field(default_factory=lambda: _env_int("CONNECTIONS_PER_CLIENT", 64))
     #: seconds a connection has to send a request's headers (and a WebSocket its first message)
     header_timeout: float = field(default_factory=lambda: _env("HEADER_TIMEOUT", 10))
+    #: bytes of one request's line and headers, and the number of its headers (431 beyond either)
+    max_header_bytes: int = field(default_factory=lambda: _env_int("MAX_HEADER_BYTES", 32 * 1024))
+    max_headers: int = field(default_factory=lambda: _env_int("MAX_HEADERS", 64))
     #: proxies whose client-address header is believed (IPs or CIDR networks, comma-separated)
     trusted_proxies: list[str] = field(default_factory=lambda: [
         p for p in os.environ.get("POWERGRID_TRUSTED_PROXIES", "").split(",") if p.strip()])

@@ -28,6 +28,8 @@ from .tokens import bearer, well_formed_game_id
 log = logging.getLogger("powergrid.server")
 
 Scope = dict[str, Any]
+#: seats are 0 to 5; a longer query value goes to FastAPI's route, which refuses it by name
+MAX_SEAT_DIGITS = 3
 
 
 class PlayRoutes:
@@ -119,9 +121,13 @@ def _game_id(path: str, last: str) -> str | None:
 def _seat(scope: Scope) -> int | None:
     """``?seat=N`` when it is the only query parameter and a plain number."""
     query = parse_qsl(scope.get("query_string", b"").decode("latin-1"))
-    if len(query) != 1 or query[0][0] != "seat" or not query[0][1].isascii() or not query[0][1].isdigit():
+    if len(query) != 1 or query[0][0] != "seat":
         return None
-    return int(query[0][1])
+    raw = query[0][1]
+    # bounded before parsing: a number of thousands of digits is not a seat (FastAPI names the fault)
+    if not 0 < len(raw) <= MAX_SEAT_DIGITS or not raw.isascii() or not raw.isdigit():
+        return None
+    return int(raw)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -126,13 +126,14 @@ async def replay_position(game_id: str, step: int, request: Request) -> dict[str
 
 
 class PostedRecord(BaseModel):
-    model_config = ConfigDict(extra="ignore")  # a downloaded record also has "bots", "final", ...
+    # a downloaded record also has "bots", "final", ...
+    model_config = ConfigDict(extra="ignore", strict=True)
     config: dict[str, Any]
     actions: list[Annotated[str, Field(max_length=300)]] = Field(max_length=MAX_RECORD_ACTIONS)
 
 
 class ReplayRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     record: PostedRecord
     step: int | None = Field(None, description="null: the end of the record")
     index: bool = Field(False, description="also send the per-action index")
@@ -146,7 +147,7 @@ async def replay_record(body: ReplayRequest) -> dict[str, Any]:
 
 def _replay_record(body: ReplayRequest) -> dict[str, Any]:
     try:
-        config = pg.GameConfig.from_dict(body.record.config)
+        config = pg.GameConfig.from_dict(body.record.config, map_files=False)  # never a file: data only
         # a record's log may hold undo entries (the terminal client's): the viewer steps through the
         # actions still standing
         actions = pg.replay_log(config, body.record.actions).state.actions_taken()

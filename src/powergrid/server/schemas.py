@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# Every integer a client sends is bounded by its range (a seat is 0-5, a game has at most
+# tens of thousands of versions); anything else is a named 400/422, never parsed at length.
+MAX_SEATS = 64
+MAX_VERSION = 2**31
 
 
 class SeatSpec(BaseModel):
     """A seat: a person (who gets a token) or a bot of a kind and level (``heuristic``, ``mcts:fast``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: Literal["human", "bot"]
     bot: str | None = Field(None, max_length=64, description="for kind 'bot': random, heuristic, mcts...")
     open: bool = Field(False, description="a human seat of a public game that anyone may take from "
@@ -28,9 +33,12 @@ class SeatSpec(BaseModel):
 
 
 class CreateGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     map: str = Field("germany", max_length=64, description="germany or usa")
-    players: int = Field(4, description="2 to 6")
+    map_data: dict[str, Any] | None = Field(
+        None, description="a custom map as data (the JSON object of a map file: regions, connections, "
+                          "positions), validated; it replaces map. A file on the server is never named")
+    players: int = Field(4, ge=0, lt=MAX_SEATS, description="2 to 6")
     regions: list[str] | None = Field(None, max_length=12,
                                       description="regions in play, or null for a random connected choice")
     variant: str = Field("standard", max_length=32, description="standard or first_game")
@@ -51,13 +59,15 @@ class CreateGame(BaseModel):
 
 
 class PostAction(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="the seat, 0 to players - 1")
     action: str = Field(max_length=300, description="action notation, e.g. 'bid 16' or 'build Köln'")
-    version: int | None = Field(None, description="the version the client saw; a stale one is refused")
+    version: int | None = Field(None, ge=0, lt=MAX_VERSION,
+                                description="the version the client saw; a stale one is refused")
 
 
 class PostUndo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    seat: int
-    version: int = Field(description="the version the client saw; a stale one is refused")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="the seat, 0 to players - 1")
+    version: int = Field(ge=0, lt=MAX_VERSION,
+                         description="the version the client saw; a stale one is refused")

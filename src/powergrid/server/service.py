@@ -135,13 +135,15 @@ class GameService:
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,
                           seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
                           open_seats: frozenset[int] = frozenset(), creator: str | None = None,
-                          bot_pace_ms: int | None = None, allow_undo: bool = True) -> dict[str, Any]:
+                          bot_pace_ms: int | None = None, allow_undo: bool = True,
+                          map_data: dict[str, Any] | None = None) -> dict[str, Any]:
         seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         try:
             config = pg.GameConfig(map=map_name, players=players, seed=seed,
-                                   regions=tuple(regions) if regions is not None else None, variant=variant)
+                                   regions=tuple(regions) if regions is not None else None, variant=variant,
+                                   map_data=map_data)
             state = await asyncio.to_thread(pg.new_game, config)
         except pg.PowerGridError as exc:
             raise ApiError("invalid_config", str(exc)) from None
