@@ -2,10 +2,12 @@
 load falls on both alike): views, random play, the heuristic at 2, 4 and 6 players, and the
 plan search (``pimc``) at each level.
 
-    nice -n 10 python benchmarks/bots_speed.py [--games 20] [--search-games 1]
+    nice -n 10 python benchmarks/bots_speed.py [--games 20] [--search-games 1] [--before REV]
 
-"before" is the frozen copy in benchmarks/baseline (the heuristic and search bots as they were,
-and a view that copies and masks the whole state on every call). Times are CPU seconds of this
+"before" is the heuristic and search bots and the view at git revision ``--before`` (by default
+:data:`revisions.BEFORE_ISSUE_12`: the bots as they were, and a view that copies and masks the
+whole state on every call), loaded from git history by benchmarks/revisions.py onto today's
+engine. Times are CPU seconds of this
 process (``time.process_time``), which other processes disturb less than the wall clock.
 """
 
@@ -23,9 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import argparse  # noqa: E402
 
-from baseline.heuristic_before import HeuristicBot as HeuristicBefore  # noqa: E402
-from baseline.search_before import SearchBot as SearchBefore  # noqa: E402
-from baseline.view_before import view_before  # noqa: E402
+from revisions import BEFORE_ISSUE_12, OldBots, old_bots  # noqa: E402
 
 import powergrid as pg  # noqa: E402
 from powergrid.bots import HeuristicBot, RandomBot, SearchBot  # noqa: E402
@@ -53,10 +53,10 @@ def game(config: pg.GameConfig, bots: list[Any], make_view: ViewMaker | None) ->
     return cpu() - started, state
 
 
-def random_play(games: int) -> None:
+def random_play(games: int, old: OldBots) -> None:
     seconds = {"direct": 0.0, "views now": 0.0, "views before": 0.0}
     decisions = dict.fromkeys(seconds, 0)
-    makers: dict[str, ViewMaker | None] = {"direct": None, "views now": new_view, "views before": view_before}
+    makers: dict[str, ViewMaker | None] = {"direct": None, "views now": new_view, "views before": old.view}
     for g in range(games):
         config = pg.GameConfig(map="germany", players=4, seed=g)
         for name, maker in makers.items():
@@ -71,7 +71,7 @@ def random_play(games: int) -> None:
               f"({rate / base:.0%} of direct)")
 
 
-def view_cost(games: int) -> None:
+def view_cost(games: int, old: OldBots) -> None:
     samples: list[pg.GameState] = []
     rng = random.Random(1)
     for g in range(games):
@@ -93,10 +93,10 @@ def view_cost(games: int) -> None:
     print(f"a view, mean over {len(samples)} states (best of 5 passes):")
     print(f"  now, taken            {mean_us(lambda s: s.view(s.current_player)):6.2f} µs")
     print(f"  now, taken and read   {mean_us(lambda s: s.view(s.current_player).money):6.2f} µs")
-    print(f"  before                {mean_us(lambda s: view_before(s, s.current_player)):6.2f} µs")
+    print(f"  before                {mean_us(lambda s: old.view(s, s.current_player)):6.2f} µs")
 
 
-def heuristic_speed(games: int) -> None:
+def heuristic_speed(games: int, old: OldBots) -> None:
     print(f"heuristic bots on every seat, Germany, one core, {games} games each "
           "(before: old bot, old views):")
     for players in (2, 4, 6):
@@ -107,7 +107,7 @@ def heuristic_speed(games: int) -> None:
             took, state = game(config, [HeuristicBot(g * 10 + i) for i in range(players)], new_view)
             seconds["now"] += took
             decisions += state.decisions
-            took, _ = game(config, [HeuristicBefore(g * 10 + i) for i in range(players)], view_before)
+            took, _ = game(config, [old.HeuristicBot(g * 10 + i) for i in range(players)], old.view)
             seconds["before"] += took
         now, before = games / seconds["now"], games / seconds["before"]
         print(f"  {players} players: now {now:6.1f} games/s, before {before:6.1f} games/s "
@@ -115,14 +115,14 @@ def heuristic_speed(games: int) -> None:
               f"{1e6 * seconds['now'] / decisions:.0f} µs a decision now, view included")
 
 
-def search_speed(games: int) -> None:
+def search_speed(games: int, old: OldBots) -> None:
     print(f"plan search in seat 0 of 4-player Germany against 3 heuristics, {games} game(s) a level "
           f"(before: old search, old heuristic, old views):")
     for level in ("fast", "default", "strong"):
         row = {}
         for label, bot_class, heuristic_class, maker in (
                 ("now", SearchBot, HeuristicBot, new_view),
-                ("before", SearchBefore, HeuristicBefore, view_before)):
+                ("before", old.SearchBot, old.HeuristicBot, old.view)):
             thinking = 0.0
             calls = searches = 0
             for g in range(games):
@@ -149,15 +149,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="games per figure (random and heuristic)")
     ap.add_argument("--search-games", type=int, default=1, help="games per search level and version")
+    ap.add_argument("--before", default=BEFORE_ISSUE_12, metavar="REV",
+                    help="git revision of the code to compare with (default: before issue 12)")
     args = ap.parse_args()
+    old = old_bots(args.before)
     with open("/proc/loadavg") as f:
         load = f.read().split()[:3]
     print(f"Python {sys.version.split()[0]}, load average {' '.join(load)} at the start")
-    view_cost(max(2, args.games // 4))
-    random_play(args.games)
-    heuristic_speed(args.games)
+    print(f"before: revision {args.before}")
+    view_cost(max(2, args.games // 4), old)
+    random_play(args.games, old)
+    heuristic_speed(args.games, old)
     if args.search_games > 0:
-        search_speed(args.search_games)
+        search_speed(args.search_games, old)
     return 0
 
 

@@ -1,7 +1,7 @@
 """A fixed, seeded bot workload for counting instructions (load-independent speed comparisons).
 
-    python benchmarks/bots_workload.py heuristic [--games 10] [--before] [--setup-only]
-    python benchmarks/bots_workload.py search [--searches 12] [--before] [--setup-only]
+    python benchmarks/bots_workload.py heuristic [--games 10] [--before [REV]] [--setup-only]
+    python benchmarks/bots_workload.py search [--searches 12] [--before [REV]] [--setup-only]
     python benchmarks/bots_workload.py random [--games 10] [--direct] [--setup-only]
 
 ``heuristic``: heuristic bots on all four seats of 4-player Germany, seeds 0..games-1.
@@ -10,7 +10,8 @@ until it has searched ``--searches`` times; prints its forward-model calls. ``ra
 bots acting on views on all four seats of 4-player Germany, seeds 0..games-1, or with
 ``--direct`` the same choices made from ``state.legal_actions()`` without views (the share
 of the two counts is "random play through views"). ``--before`` plays
-the frozen pre-issue-12 bots and views (benchmarks/baseline) on the current engine.
+the bots and views of git revision REV (by default those before issue 12, loaded from history by
+benchmarks/revisions.py) on the current engine.
 ``--setup-only`` does everything but play (imports, new games), so that the difference of two
 instruction counts is the playing alone::
 
@@ -36,6 +37,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from revisions import BEFORE_ISSUE_12, old_bots  # noqa: E402
+
 import powergrid as pg  # noqa: E402
 
 
@@ -44,15 +47,15 @@ def main() -> int:
     ap.add_argument("kind", choices=("heuristic", "search", "random"))
     ap.add_argument("--games", type=int, default=10, help="heuristic games")
     ap.add_argument("--searches", type=int, default=12, help="searches the search bot makes")
-    ap.add_argument("--before", action="store_true", help="the frozen bots from before issue 12")
+    ap.add_argument("--before", nargs="?", const=BEFORE_ISSUE_12, metavar="REV",
+                    help="the bots and views of git revision REV (default: before issue 12)")
     ap.add_argument("--setup-only", action="store_true", help="everything but playing")
     ap.add_argument("--direct", action="store_true", help="random: choose from the state, no views")
     args = ap.parse_args()
     view: Any
     if args.before:
-        from baseline.heuristic_before import HeuristicBot as Heuristic
-        from baseline.search_before import SearchBot as Search
-        from baseline.view_before import view_before as view
+        old = old_bots(args.before)
+        Heuristic, Search, view = old.HeuristicBot, old.SearchBot, old.view
     else:
         from powergrid.bots import HeuristicBot as Heuristic
         from powergrid.bots import SearchBot as Search

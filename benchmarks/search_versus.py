@@ -1,10 +1,12 @@
 """The plan search now against the same level of the code before issue 12, at the same budget in
 seconds: what the speed bought.
 
-    nice -n 10 python benchmarks/search_versus.py --level fast --seconds 0.06 --games 200 --workers 2
+    nice -n 10 python benchmarks/search_versus.py --level fast --seconds 0.06 --games 200 --workers 2 \
+        [--before REV]
 
 Two-player games (Germany by default), seats rotated game by game: the new bot sits first in
-even games, the old one (benchmarks/baseline, a frozen copy) in odd ones. Both think for the
+even games, the old one (git revision ``--before``, by default the code before issue 12, loaded from
+history by benchmarks/revisions.py) in odd ones. Both think for the
 same CPU seconds per searched decision (the process's CPU clock, so other jobs on the machine
 do not shift the balance), so the figure shows what more forward-model calls per second buy;
 results are not replay-exact (the budget is in seconds). Prints the new
@@ -21,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from revisions import BEFORE_ISSUE_12, load  # noqa: E402
 from strength import wilson  # noqa: E402
 
 import powergrid as pg  # noqa: E402
@@ -36,20 +39,19 @@ class _CPU_CLOCK:
     perf_counter = staticmethod(time.process_time)
 
 
-def play_one(job: tuple[str, float, str, int, int]) -> tuple[int, float, float, int, int, int, int]:
+def play_one(job: tuple[str, str, float, str, int, int]) -> tuple[int, float, float, int, int, int, int]:
     """One game: (game, new bot's win share, its powered cities minus the old one's, new calls,
     new searches, old calls, old searches)."""
-    import baseline.search_before
-
     import powergrid.bots.search
 
+    before, level, seconds, map_name, seed, game = job
+    old_search = load(before, ["bots.heuristic", "bots.search"])["bots.search"]
     # Both bots read their deadline from this process's CPU clock, not the wall clock: on a
     # shared machine the wall clock would hand each of them whatever the other jobs leave over.
-    for module in (baseline.search_before, powergrid.bots.search):
+    for module in (old_search, powergrid.bots.search):
         module.time = _CPU_CLOCK  # type: ignore[attr-defined]
-    SearchBefore = baseline.search_before.SearchBot
+    SearchBefore = old_search.SearchBot
 
-    level, seconds, map_name, seed, game = job
     new_seat = game % 2
     state = pg.new_game(pg.GameConfig(map=map_name, players=2, seed=seed + game))
     new = SearchBot((seed + game) * 100 + new_seat, level=level, seconds=seconds)
@@ -74,8 +76,11 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--before", default=BEFORE_ISSUE_12, metavar="REV",
+                    help="git revision of the old search (default: before issue 12)")
     args = ap.parse_args()
-    jobs = [(args.level, args.seconds, args.map, args.seed, g) for g in range(args.games)]
+    load(args.before, ["bots.heuristic", "bots.search"])  # fail early on a bad revision
+    jobs = [(args.before, args.level, args.seconds, args.map, args.seed, g) for g in range(args.games)]
     wins = margin = 0.0
     calls = [0, 0]
     searches = [0, 0]
@@ -99,7 +104,7 @@ def main() -> int:
                       f"{calls[1] / max(1, searches[1]):,.0f}", file=sys.stderr, flush=True)
     lo, hi = wilson(wins, done)
     print(f"{args.level} at {args.seconds} s per searched decision, 2-player {args.map}, {done} games, "
-          f"seed {args.seed}")
+          f"seed {args.seed}, before: revision {args.before}")
     print(f"new vs before: {wins:.1f} wins, {wins / done:.1%}, 95% interval [{lo:.1%}, {hi:.1%}]; "
           f"powered cities at the end, new minus before: {margin / done:+.2f} a game")
     print(f"forward-model calls per search: new {calls[0] / max(1, searches[0]):,.0f}, "

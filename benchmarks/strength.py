@@ -1,8 +1,12 @@
 """Bot strength: N games between given bots, seats rotated, on a process pool.
 
-    python benchmarks/strength.py --bots mcts,heuristic --map germany --games 200 --workers 2
+    python benchmarks/strength.py --bots pimc,heuristic --map germany --games 200 --workers 2
 
-``heuristic-v4`` names the heuristic frozen before its fifth speed pass (see :data:`FROZEN`).
+A bot named ``NAME@REV`` (``heuristic@6ec1397``, ``pimc@cd1fcb8``) is that bot's module as it
+was at git revision REV, loaded from history by benchmarks/revisions.py onto today's engine, to
+play a changed bot against the code it replaced; ``heuristic-v4`` is short for the heuristic
+before its fifth speed pass (see :data:`EARLIER`).
+
 Prints each bot's wins (a shared win counts as a fraction), win rate with a 95% Wilson
 interval, mean powered cities and the time per game. Game g uses config seed ``seed + g`` and
 the bot in seat i the seed ``(seed + g) * 100 + i``; seats are rotated game by game, so every
@@ -13,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import math
 import multiprocessing
 import sys
@@ -21,24 +24,34 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import powergrid as pg
-from powergrid.bots import Bot, make_bot
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-#: frozen copies of bots (benchmarks/baseline), by the name --bots gives them: to play a
-#: changed bot against the code it replaced
-FROZEN = {"heuristic-v4": ("baseline.heuristic_v4", "HeuristicBot")}
+from revisions import HEURISTIC_V4, load  # noqa: E402
+
+import powergrid as pg  # noqa: E402
+from powergrid.bots import Bot, make_bot  # noqa: E402
+
+#: bots that --bots may name with @REV: their module and class
+AT_REVISION = {"heuristic": ("bots.heuristic", "HeuristicBot"), "pimc": ("bots.search", "SearchBot"),
+               "mcts": ("bots.search", "SearchBot")}
+#: short names of earlier bots
+EARLIER = {"heuristic-v4": f"heuristic@{HEURISTIC_V4}"}
 
 
 def make(spec: str, seed: int = 0) -> Bot:
-    """make_bot, or a frozen bot from benchmarks/baseline."""
-    frozen = FROZEN.get(spec)
-    if frozen is None:
+    """make_bot, or ``NAME@REV``: the bot NAME (options after a colon, as make_bot reads
+    them) as it was at git revision REV."""
+    spec = EARLIER.get(spec, spec)
+    if "@" not in spec:
         return make_bot(spec, seed)
-    here = str(Path(__file__).resolve().parent)
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    module, name = frozen
-    bot: Bot = getattr(importlib.import_module(module), name)(seed)
+    name, _, rev = spec.partition("@")
+    base, _, options = name.partition(":")
+    if base not in AT_REVISION:
+        raise ValueError(f"{base!r} at a revision: choose from {', '.join(AT_REVISION)}")
+    module, class_name = AT_REVISION[base]
+    modules = ["bots.heuristic", module] if module != "bots.heuristic" else [module]
+    bot_class = getattr(load(rev, modules)[module], class_name)
+    bot: Bot = bot_class(seed, level=options) if options else bot_class(seed)
     return bot
 
 
@@ -76,7 +89,7 @@ def play_one(job: tuple[Sequence[str], str, int, int]) -> tuple[int, list[float]
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bots", required=True, help="comma-separated, one per seat, e.g. mcts,heuristic")
+    ap.add_argument("--bots", required=True, help="comma-separated, one per seat, e.g. pimc,heuristic")
     ap.add_argument("--map", default="germany")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
