@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import powergrid as pg
 from powergrid.bots import make_bot
-from powergrid.server.replays import log_page, replay_to, step_index
+from powergrid.server.api.replays import log_page, replay_to, step_index
 
 
 def best_ms(work: Callable[[], object], runs: int) -> float:

@@ -21,7 +21,7 @@ os.environ["POWERGRID_GC_THRESHOLD"] = "0"
 from fastapi.testclient import TestClient  # noqa: E402
 
 from powergrid.server import Settings, create_app  # noqa: E402
-from powergrid.server.limits import Limits  # noqa: E402
+from powergrid.server.common.limits import Limits  # noqa: E402
 
 PG_BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -81,7 +81,7 @@ def settings(database_url: str) -> Settings:
 def bot_worker(settings: Settings, lanes: tuple[str, ...] = ("search", "quick")) -> Iterator[Any]:
     """A bot worker in a thread of the test process (the server starts processes; a thread is
     enough to play the jobs here)."""
-    from powergrid.server.bot_worker import BotWorker
+    from powergrid.server.bots.bot_worker import BotWorker
 
     worker = BotWorker(settings, list(lanes), name="test-worker")
     stop = threading.Event()
@@ -174,6 +174,6 @@ def true_state(client: TestClient, game_id: str) -> Any:
     live = service.cache.get(game_id)
     if live is not None:
         return live.state
-    from powergrid.server.snapshots import load_frames
+    from powergrid.server.games.snapshots import load_frames
 
     return load_frames(service.store, service.store.game(game_id))[-1].state

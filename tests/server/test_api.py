@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 import powergrid as pg
 from powergrid.server import Settings, create_app
-from powergrid.server.views import LOG_LINES
+from powergrid.server.games.views import LOG_LINES
 
 from .conftest import assert_no_secrets, auth, create, error_code, true_state
 from .play import choose, play, view

@@ -10,11 +10,12 @@ import sqlalchemy
 from sqlalchemy import select
 
 import powergrid as pg
-from powergrid.server import Settings, db
-from powergrid.server.bot_turns import derive_seed, turn_job
-from powergrid.server.bot_worker import BotWorker
-from powergrid.server.jobs import QUICK, SEARCH, JobQueue, JobSpec
-from powergrid.server.store import GameRow, Move, SeatRow, Store
+from powergrid.server import Settings
+from powergrid.server.bots.bot_worker import BotWorker
+from powergrid.server.games.bot_turns import derive_seed, turn_job
+from powergrid.server.storage import db
+from powergrid.server.storage.jobs import QUICK, SEARCH, JobQueue, JobSpec
+from powergrid.server.storage.store import GameRow, Move, SeatRow, Store
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 import powergrid as pg
-from powergrid.server import Settings, create_app, db
-from powergrid.server.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
-from powergrid.server.store import GameRow, SeatRow, Store
+from powergrid.server import Settings, create_app
+from powergrid.server.games.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
+from powergrid.server.storage import db
+from powergrid.server.storage.store import GameRow, SeatRow, Store
 
 from .conftest import auth, create
 from .servers import SERVE, ServerProcess
@@ -237,7 +238,7 @@ def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
     # stops its pool, which then started new ones ("exited (0); starting another") while stopping
     import signal as signals
 
-    from powergrid.server.bot_worker import WorkerPool
+    from powergrid.server.bots.bot_worker import WorkerPool
 
     url = f"sqlite:///{tmp_path}/pool.db"
     engine = db.make_engine(url)

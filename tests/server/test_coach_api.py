@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import powergrid as pg
-from powergrid.server import coach_jobs
+from powergrid.server.coach import coach_jobs
 
 from .conftest import auth, create, error_code, true_state
 
@@ -144,8 +144,8 @@ def test_a_public_game_has_hints_off_by_default(client: TestClient) -> None:
 
 
 def test_a_public_game_has_hints_off_unless_asked_for() -> None:
-    from powergrid.server.coach_routes import hint_options
-    from powergrid.server.schemas import CreateGame
+    from powergrid.server.api.coach_routes import hint_options
+    from powergrid.server.api.schemas import CreateGame
 
     private = CreateGame(players=2)
     assert hint_options(private) == (True, 10)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from powergrid.server import collector
+from powergrid.server.common import collector
 
 PROBE = ("import gc, json; from powergrid.server import collector; before = gc.get_threshold(); "
          "collector.tune({}); print(json.dumps([before, gc.get_threshold(), gc.get_freeze_count()]))")
@@ -53,7 +53,7 @@ def test_a_web_process_hands_the_interpreter_lock_to_its_threads_sooner(tmp_path
 
 SWEEP = """
 import asyncio, gc, json, weakref
-from powergrid.server import collector
+from powergrid.server.common import collector
 gc.disable()  # no collection but the sweeper's
 seen = []
 gc.callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase == "stop" else None)

@@ -9,8 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from powergrid.server import Settings, create_app, db
-from powergrid.server.store import SeatRow, Store
+from powergrid.server import Settings, create_app
+from powergrid.server.storage import db
+from powergrid.server.storage.store import SeatRow, Store
 
 from .conftest import auth, create, error_code
 

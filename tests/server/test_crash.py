@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from powergrid.server import db
-from powergrid.server.store import Store
+from powergrid.server.storage import db
+from powergrid.server.storage.store import Store
 
 from .conftest import auth
 from .play import choose

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from powergrid.server.doorbell import JOBS, NOTICES, Bells
+from powergrid.server.fanout.doorbell import JOBS, NOTICES, Bells
 
 from .conftest import auth, needs_postgres
 from .servers import SERVE, ServerProcess

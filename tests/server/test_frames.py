@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 import powergrid as pg
-from powergrid.server import frames, views
+from powergrid.server.games import frames, views
 
 
 @pytest.mark.parametrize(("map_name", "players", "undo"), [("germany", 3, True), ("usa", 4, False),

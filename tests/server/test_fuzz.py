@@ -18,7 +18,7 @@ from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.checks import not_a_server_error  # noqa: E402
 
 from powergrid.server import Settings, create_app  # noqa: E402
-from powergrid.server.limits import Limits  # noqa: E402
+from powergrid.server.common.limits import Limits  # noqa: E402
 
 from .conftest import needs_postgres, pg_schema_url  # noqa: E402
 

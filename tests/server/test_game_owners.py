@@ -18,7 +18,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from powergrid.server.owners import ABSENT_S, Owners, requested_game
+from powergrid.server.fanout.owners import ABSENT_S, Owners, requested_game
 
 from .conftest import auth
 from .servers import ServerProcess

@@ -14,10 +14,11 @@ import sqlalchemy
 from sqlalchemy import select
 
 import powergrid as pg
-from powergrid.server import Settings, db, jobs
-from powergrid.server.group_commit import GroupCommit
-from powergrid.server.jobs import QUICK, JobQueue, JobSpec
-from powergrid.server.store import Move, SeatRow, Store
+from powergrid.server import Settings
+from powergrid.server.storage import db, jobs
+from powergrid.server.storage.group_commit import GroupCommit
+from powergrid.server.storage.jobs import QUICK, JobQueue, JobSpec
+from powergrid.server.storage.store import Move, SeatRow, Store
 
 pytestmark = pytest.mark.timeout(120)
 

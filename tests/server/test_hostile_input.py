@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 import powergrid as pg
-from powergrid.server import coach_store
-from powergrid.server.coach_jobs import hint_job
+from powergrid.server.coach import coach_store
+from powergrid.server.coach.coach_jobs import hint_job
 
 from .conftest import auth, create, error_code
 from .servers import ServerProcess

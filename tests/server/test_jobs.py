@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import Engine, select
 
-from powergrid.server import db
-from powergrid.server.jobs import QUICK, SEARCH, JobQueue, JobSpec
+from powergrid.server.storage import db
+from powergrid.server.storage.jobs import QUICK, SEARCH, JobQueue, JobSpec
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -122,7 +122,7 @@ def test_a_job_is_not_taken_before_its_time(engine: Engine) -> None:
 
 
 def test_a_long_job_keeps_its_lease_and_a_quick_one_is_never_renewed(engine: Engine) -> None:
-    from powergrid.server.bot_worker import LeaseKeeper
+    from powergrid.server.bots.bot_worker import LeaseKeeper
 
     queue = JobQueue(engine, lease_s=2.0)
     renewed: list[int] = []
@@ -156,7 +156,7 @@ def test_every_search_bot_name_takes_the_search_lane() -> None:
     """A search bot in the quick lane would make every cheap bot wait behind its seconds of thinking:
     the lane follows what the bot is, under its name or any alias."""
     from powergrid.bots import ALIASES, SearchBot, bot_names, make_bot
-    from powergrid.server.bot_turns import lane_of
+    from powergrid.server.games.bot_turns import lane_of
 
     names = bot_names() + [f"{alias}{level}" for alias in ALIASES for level in ("", ":fast", ":strong")]
     for name in names:

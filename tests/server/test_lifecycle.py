@@ -10,7 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from powergrid.server import Settings, create_app, db
+from powergrid.server import Settings, create_app
+from powergrid.server.storage import db
 
 from .conftest import auth, create, error_code
 from .play import play

@@ -12,9 +12,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
 
-from powergrid.server import Settings, create_app, db
-from powergrid.server.clients import ClientAddresses
-from powergrid.server.limits import Limits
+from powergrid.server import Settings, create_app
+from powergrid.server.common.clients import ClientAddresses
+from powergrid.server.common.limits import Limits
+from powergrid.server.storage import db
 
 from .conftest import bot_worker, error_code
 

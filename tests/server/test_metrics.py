@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from powergrid.server.metrics import BotReplies
+from powergrid.server.common.metrics import BotReplies
 
 BOT, PERSON = 1, 0
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from powergrid.server import Settings, create_app
-from powergrid.server.pubsub import SEATS_CHANGED, _parse, message
+from powergrid.server.fanout.pubsub import SEATS_CHANGED, _parse, message
 
 from .conftest import auth, create
 from .play import choose

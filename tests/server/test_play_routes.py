@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from powergrid.server import Settings, create_app
-from powergrid.server.limits import Limits
-from powergrid.server.play_routes import PlayRoutes
+from powergrid.server.api.play_routes import PlayRoutes
+from powergrid.server.common.limits import Limits
 
 from .conftest import auth
 

@@ -7,7 +7,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from powergrid.server import db
+from powergrid.server.storage import db
 
 from .conftest import PG_BASE, needs_postgres
 

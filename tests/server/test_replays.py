@@ -11,10 +11,11 @@ from fastapi.testclient import TestClient
 
 import powergrid as pg
 from powergrid.bots import make_bot
-from powergrid.server import Settings, create_app, views
-from powergrid.server.frames import new_events
-from powergrid.server.limits import Limits
-from powergrid.server.round_log import RoundTally, display_entries, summary_text
+from powergrid.server import Settings, create_app
+from powergrid.server.common.limits import Limits
+from powergrid.server.games import views
+from powergrid.server.games.frames import new_events
+from powergrid.server.games.round_log import RoundTally, display_entries, summary_text
 
 from .conftest import assert_no_secrets, auth, create, error_code
 from .play import play
@@ -67,7 +68,7 @@ def test_round_summaries_in_words_and_kept_incrementally() -> None:
 
 
 def test_summary_words() -> None:
-    from powergrid.server.round_log import SeatRound
+    from powergrid.server.games.round_log import SeatRound
     done = SeatRound(plant=(13, 15), fuel=(2, 1, 0, 0), fuel_paid=11, built=("Köln",), build_paid=10,
                      powered=1, earned=22)
     assert summary_text(3, 1, done) == ("Round 3, P1: bought plant 13 for 15; bought 2 coal, 1 oil for 11; "

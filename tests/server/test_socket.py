@@ -190,7 +190,7 @@ def test_a_program_may_authenticate_with_a_header(client: TestClient) -> None:
 
 def test_a_seat_socket_that_never_authenticates_is_closed(tmp_path: object) -> None:
     from powergrid.server import Settings, create_app
-    from powergrid.server.limits import Limits
+    from powergrid.server.common.limits import Limits
 
     settings = Settings(database_url=f"sqlite:///{tmp_path}/g.db", redis_url=None,
                         limits=Limits(header_timeout=0.3))

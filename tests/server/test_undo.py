@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import delete, select
 
 import powergrid as pg
-from powergrid.server import Settings, create_app, db
-from powergrid.server.snapshots import load_frames
+from powergrid.server import Settings, create_app
+from powergrid.server.games.snapshots import load_frames
+from powergrid.server.storage import db
 
 from .conftest import auth, bot_worker, create, error_code, true_state
 from .play import view
@@ -279,7 +280,7 @@ def play_with_undos(table: Table, steps: int, seed: int) -> list[str]:
 
 @pytest.mark.parametrize("every", [1, 7])
 def test_a_stored_game_with_undos_replays_to_the_live_state(database_url: str, every: int) -> None:
-    from powergrid.server.limits import Limits
+    from powergrid.server.common.limits import Limits
     settings = Settings(database_url=database_url, redis_url=None, snapshot_every=every, bot_pace_ms=0,
                         poll_ms=10, idle_expiry_hours=0, limits=Limits(requests_per_second=0))
     with TestClient(create_app(settings)) as client:
@@ -311,7 +312,7 @@ def test_a_stored_game_with_undos_replays_to_the_live_state(database_url: str, e
 
 @pytest.mark.parametrize("every", [1, 50])
 def test_after_a_restart_the_undo_window_is_restored(database_url: str, every: int) -> None:
-    from powergrid.server.limits import Limits
+    from powergrid.server.common.limits import Limits
     settings = Settings(database_url=database_url, redis_url=None, snapshot_every=every, bot_pace_ms=0,
                         poll_ms=10, idle_expiry_hours=0, limits=Limits(requests_per_second=0))
     with TestClient(create_app(settings)) as client:

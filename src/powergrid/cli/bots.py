@@ -26,9 +26,10 @@ def bots(
 ) -> None:
     """Play the server's bot turns: run more bot workers, here or on another machine (PostgreSQL)."""
     try:
-        from powergrid.server import Settings, db
-        from powergrid.server.bot_worker import WorkerPool, run_worker, wait_forever
-        from powergrid.server.jobs import QUICK, SEARCH
+        from powergrid.server import Settings
+        from powergrid.server.bots.bot_worker import WorkerPool, run_worker, wait_forever
+        from powergrid.server.storage import db
+        from powergrid.server.storage.jobs import QUICK, SEARCH
     except ImportError as exc:
         fail(f"bot workers need the server extra: pip install 'powergrid[server]' ({exc.name} is missing)")
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -60,8 +60,8 @@ def serve(
 def _start_bot_workers(settings: Any) -> Any:
     """Migrate the database first (the workers and web processes then find it ready), then start the
     bot workers."""
-    from powergrid.server import db
-    from powergrid.server.bot_worker import WorkerPool, default_lanes
+    from powergrid.server.bots.bot_worker import WorkerPool, default_lanes
+    from powergrid.server.storage import db
 
     engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
     db.migrate(engine)
@@ -80,10 +80,10 @@ def _serve(settings: Any, host: str, port: int, workers: int, log_level: str) ->
     from powergrid.server import create_app
 
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    from powergrid.server.connections import WEB_PROCESSES, raise_open_file_limit, uvicorn_options
+    from powergrid.server.api.connections import WEB_PROCESSES, raise_open_file_limit, uvicorn_options
 
     raise_open_file_limit()
-    os.environ[WEB_PROCESSES] = str(workers)  # the workers find their games' owners (server/owners.py)
+    os.environ[WEB_PROCESSES] = str(workers)  # the workers find their games' owners (server/fanout/owners.py)
     options: dict[str, Any] = dict(host=host, port=port, log_level=log_level, ws_per_message_deflate=False,
                                    timeout_graceful_shutdown=5, **uvicorn_options(settings))
     if workers == 1 and port != 0:
@@ -96,7 +96,7 @@ def _serve(settings: Any, host: str, port: int, workers: int, log_level: str) ->
         return
     console.print(f"Power Grid server on [bold]http://{shown}:{port}/[/] with {workers} workers "
                   f"(database {_safe_url(settings.database_url)}; API docs at /docs)", soft_wrap=True)
-    uvicorn.run("powergrid.server.app:create_app_from_env", factory=True, workers=workers,
+    uvicorn.run("powergrid.server.api.app:create_app_from_env", factory=True, workers=workers,
                 **options)
 
 

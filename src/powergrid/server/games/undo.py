@@ -1,4 +1,5 @@
-"""Taking back: the undo route's checks, and the frame of the earlier state.
+"""Taking back: the undo's checks, and the frame of the earlier state (``GameService.take_back``
+appends it).
 
 An undo is a log entry like an action (``undo``, by the seat that takes back): it takes the next
 version in the same versioned append, so crash safety, fan-out and replays work as for actions.
@@ -14,16 +15,12 @@ longer at the job's version), and its append at that version could not win anywa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import powergrid as pg
 from powergrid.rules.undo import UNDO, Taken
 
-from .errors import ApiError
+from ..common.errors import ApiError
 from .frames import Frame
-
-if TYPE_CHECKING:
-    from .service import GameService
 
 
 def is_undo(entry: str) -> bool:
@@ -71,19 +68,3 @@ def check(frame: Frame, seat: int, version: int) -> Taken:
     if refused is not None:
         raise ApiError(refused.reason, str(refused))
     return frame.ledger.open[-1]
-
-
-async def take_back(service: GameService, game_id: str, seat: int, token: str | None, version: int) -> Frame:
-    """``seat`` (with its token) takes back its newest action, seen at ``version``; the new frame."""
-    live = await service.live(game_id)
-    await service.authenticate(live, seat, token)
-    async with live.lock:
-        if version > live.version:
-            await service.cache.catch_up(live)  # another process may have moved on
-        taken = check(live.latest, seat, version)
-        before = await service.cache.frame_before(live, taken)
-        new = rewind(live.latest, seat, taken, before)
-        if not await service.commit(live, new):
-            raise ApiError("stale_version", "another action was taken at the same moment; "
-                                            "read the current view and try again")
-    return new

@@ -21,9 +21,9 @@ from urllib.parse import parse_qsl
 from pydantic import ValidationError
 from starlette.responses import JSONResponse, Response
 
-from .errors import ApiError
+from ..common.errors import ApiError
+from ..common.tokens import bearer, well_formed_game_id
 from .schemas import PostAction
-from .tokens import bearer, well_formed_game_id
 
 log = logging.getLogger("powergrid.server")
 

@@ -17,10 +17,10 @@ from itertools import islice
 import powergrid as pg
 from powergrid.rules.undo import Taken
 
+from ..common.errors import ApiError
+from ..storage.store import GameRow, SeatRow, Store
 from . import snapshots, undo
-from .errors import ApiError
 from .frames import MESSAGES_KEPT, Frame, advance
-from .store import GameRow, SeatRow, Store
 
 
 @dataclass

@@ -25,21 +25,22 @@ from typing import Any
 
 import powergrid as pg
 
-from . import collector, records, seats, snapshots, undo
+from ..common import collector
+from ..common.errors import ApiError
+from ..common.metrics import BotReplies, CollectorPauses, LoopLag
+from ..common.settings import Settings
+from ..common.tokens import new_game_id, new_token, token_hash
+from ..fanout.pubsub import SEATS_CHANGED, Entry, Hub
+from ..storage.group_commit import GroupCommit
+from ..storage.jobs import JobQueue
+from ..storage.store import GameRow, Move, SeatRow, Store
+from . import records, seats, snapshots, undo
 from .append import next_frame, status_of
 from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
 from .cache import GameCache, LiveGame
-from .errors import ApiError
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
-from .group_commit import GroupCommit
-from .jobs import JobQueue
 from .lobby import lobby_entry
-from .metrics import BotReplies, CollectorPauses, LoopLag
-from .pubsub import SEATS_CHANGED, Entry, Hub
 from .seats import public_seat, seat_link
-from .settings import Settings
-from .store import GameRow, Move, SeatRow, Store
-from .tokens import new_game_id, new_token, token_hash
 
 log = logging.getLogger("powergrid.server")
 
@@ -130,6 +131,21 @@ class GameService:
         if gone:
             log.info("expired %d idle games", len(gone))
         return gone
+
+    async def take_back(self, game_id: str, seat: int, token: str | None, version: int) -> Frame:
+        """``seat`` (with its token) takes back its newest action, seen at ``version``; the new frame."""
+        live = await self.live(game_id)
+        await self.authenticate(live, seat, token)
+        async with live.lock:
+            if version > live.version:
+                await self.cache.catch_up(live)  # another process may have moved on
+            taken = undo.check(live.latest, seat, version)
+            before = await self.cache.frame_before(live, taken)
+            new = undo.rewind(live.latest, seat, taken, before)
+            if not await self.commit(live, new):
+                raise ApiError("stale_version", "another action was taken at the same moment; "
+                                                "read the current view and try again")
+        return new
 
     # ------------------------------------------------------------------ creating and listing
     async def create_game(self, map_name: str, players: int, regions: list[str] | None, variant: str,

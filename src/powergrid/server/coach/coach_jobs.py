@@ -13,16 +13,14 @@ import hashlib
 import logging
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import powergrid as pg
 from powergrid.coach import Analyser, Decision, NoHint, hint
 
+from ..bots.bot_worker import BotWorker, register_handler
+from ..storage.jobs import SEARCH, Job, JobSpec
 from . import coach_store
-from .jobs import SEARCH, Job, JobSpec
-
-if TYPE_CHECKING:
-    from .bot_worker import BotWorker
 
 log = logging.getLogger("powergrid.coach")
 
@@ -117,5 +115,7 @@ def _loads(text: str) -> list[dict[str, Any]]:
     return data
 
 
-#: added to the bot workers' handlers (bot_worker.HANDLERS)
+#: the coach's job kinds, registered with the bot workers when this module is imported
 COACH_HANDLERS = {coach_store.HINT: do_hint, coach_store.ANALYSIS: do_analysis}
+for _kind, _handler in COACH_HANDLERS.items():
+    register_handler(_kind, _handler)

@@ -8,10 +8,10 @@ import time
 
 import powergrid as pg
 
-from .errors import ApiError
-from .jobs import QUICK, SEARCH, JobSpec
-from .settings import Settings
-from .store import GameRow
+from ..common.errors import ApiError
+from ..common.settings import Settings
+from ..storage.jobs import QUICK, SEARCH, JobSpec
+from ..storage.store import GameRow
 
 log = logging.getLogger("powergrid.server")
 

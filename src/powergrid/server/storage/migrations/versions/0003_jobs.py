@@ -1,6 +1,6 @@
 """Jobs for worker processes (bot turns; later hints, analyses), change notices, game activity.
 
-- ``jobs``: one row per job, claimed with a lease (see powergrid/server/jobs.py).
+- ``jobs``: one row per job, claimed with a lease (see powergrid/server/storage/jobs.py).
 - ``notices``: "game G reached version V" rows, the fan-out between processes on SQLite.
 - ``games.bot_pace_ms``, ``games.updated_at``: the pause before each bot move, and when the game
   last changed (for expiry).

@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, and_, exists, func, select
 
+from ..common.errors import ApiError
+from ..common.limits import Limits, retry_seconds
 from . import db
-from .errors import ApiError
-from .limits import Limits, retry_seconds
 
 WINDOW = timedelta(seconds=60)
 #: a game in play ends or expires; until then the client is told to try again in this many seconds

@@ -18,22 +18,25 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
-from . import coach_routes, collector, connections, db, replays, undo, views
-from .clients import creator_key
-from .doorbell import Bells
-from .errors import ApiError
-from .game_ids import GameIdCheck
-from .limits import BodyLimit, RequestRate
-from .metrics import ServerTiming, process_stats
+from ..common import collector
+from ..common.clients import creator_key
+from ..common.errors import ApiError
+from ..common.game_ids import GameIdCheck
+from ..common.limits import BodyLimit, RequestRate
+from ..common.metrics import ServerTiming, process_stats
+from ..common.settings import Settings
+from ..common.tokens import bearer, well_formed_game_id
+from ..fanout.doorbell import Bells
+from ..fanout.pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
+from ..games import views
+from ..games.service import GameService, public_seat
+from ..storage import db
+from ..storage.quotas import GameQuotas
+from ..storage.store import Store
+from . import coach_routes, connections, replays
 from .play_routes import PlayRoutes, action_body, view_body
-from .pubsub import CHANNEL, Hub, NoticeHub, PostgresHub, RedisHub
-from .quotas import GameQuotas
 from .schemas import CreateGame, PostAction, PostUndo
-from .service import GameService, public_seat
-from .settings import Settings
 from .socket import SocketCounts, serve_socket
-from .store import Store
-from .tokens import bearer, well_formed_game_id
 
 log = logging.getLogger("powergrid.server")
 
@@ -255,8 +258,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         authorization: Annotated[str | None, Header()] = None) -> Response:
         """Take back the seat's newest action (its token), at the version the client saw; refused once
         another player has acted or new information came out (docs/rules.md, Undo)."""
-        frame = await undo.take_back(service_of(request), game_id_checked(game_id), body.seat,
-                                     bearer(authorization), body.version)
+        frame = await service_of(request).take_back(game_id_checked(game_id), body.seat,
+                                                    bearer(authorization), body.version)
         return JSONBytes(frame.body(game_id, body.seat))
 
     @app.get("/api/games/{game_id}/record", tags=["games"])

@@ -15,10 +15,10 @@ from sqlalchemy import Engine, and_, bindparam, delete, func, insert, or_, selec
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from ..fanout.doorbell import JOBS, NOTICES, Bells
+from ..fanout.pubsub import message
 from . import db, jobs
-from .doorbell import JOBS, NOTICES, Bells
 from .jobs import JobSpec
-from .pubsub import message
 
 _INSERT_ACTION = insert(db.actions)
 _UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))

@@ -14,9 +14,9 @@ from collections import deque
 import powergrid as pg
 from powergrid.rules.undo import GAME_OVER, NEW_INFORMATION, Ledger
 
+from ..storage.store import GameRow, Snapshot, Store
 from . import undo, views
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
-from .store import GameRow, Snapshot, Store
 
 log = logging.getLogger("powergrid.server")
 

@@ -29,9 +29,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from . import db
-from .errors import ApiError
-from .jobs import JobSpec, enqueue
+from ..common.errors import ApiError
+from ..storage import db
+from ..storage.jobs import JobSpec, enqueue
 
 #: a game's coach settings (no row: hints on unless the game is public, DEFAULT_HINTS_PER_SEAT)
 coach_games = Table(
@@ -159,7 +159,7 @@ def save_progress(engine: Engine, game_id: str, start: int, decisions: list[dict
     """Store the decisions judged from ``start`` on (only if nobody else has: the update needs
     ``done == start``), and either the result or the next job; finish this job. False if another
     worker got there first."""
-    from .jobs import mark_done
+    from ..storage.jobs import mark_done
 
     a = analyses.c
     with engine.begin() as conn:

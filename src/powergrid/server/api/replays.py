@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import powergrid as pg
 
-from . import views
-from .errors import ApiError
+from ..common.errors import ApiError
+from ..games import views
 
 #: a record posted to the replay viewer may be this large (the usual body limit is smaller)
 MAX_RECORD_BYTES = 512 * 1024
@@ -164,5 +164,5 @@ def _replay_record(body: ReplayRequest) -> dict[str, Any]:
 
 
 def views_seat(row: Any) -> dict[str, Any]:
-    from .seats import public_seat
+    from ..games.seats import public_seat
     return public_seat(row)

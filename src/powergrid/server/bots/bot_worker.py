@@ -3,7 +3,8 @@
 ``powergrid serve`` starts some (``POWERGRID_BOT_WORKERS`` for the quick lane,
 ``POWERGRID_SEARCH_WORKERS`` for the search lane); ``powergrid bots --database-url ...`` runs more,
 on any machine that reaches the same PostgreSQL. A job kind is handled by the function registered
-for it in ``HANDLERS``.
+for it with ``register_handler`` (bot turns here; the coach registers its hint and analysis jobs
+from its own package, so the worker knows a registry, not the coach).
 
 A bot turn (``bot_turn`` job for version *v*): the worker brings the game to version *v* (its own
 small cache, caught up from the log), asks the bot with only its seat's view, checks the move with
@@ -27,18 +28,19 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from . import collector, db, snapshots
-from .append import next_frame, status_of
-from .bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
-from .cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
-from .coach_jobs import COACH_HANDLERS
-from .doorbell import JOBS, Bells
-from .frames import FRAMES_KEPT, Frame
-from .job_notices import JobNotices
-from .jobs import QUICK, SEARCH, Job, JobQueue
-from .pubsub import CHANNEL, message
-from .settings import Settings
-from .store import GameRow, Move, Store
+from ..common import collector
+from ..common.settings import Settings
+from ..fanout.doorbell import JOBS, Bells
+from ..fanout.pubsub import CHANNEL, message
+from ..games import snapshots
+from ..games.append import next_frame, status_of
+from ..games.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
+from ..games.cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
+from ..games.frames import FRAMES_KEPT, Frame
+from ..storage import db
+from ..storage.job_notices import JobNotices
+from ..storage.jobs import QUICK, SEARCH, Job, JobQueue
+from ..storage.store import GameRow, Move, Store
 
 log = logging.getLogger("powergrid.bots")
 
@@ -322,7 +324,13 @@ def play_bot_turn(worker: BotWorker, job: Job) -> None:
 
 #: job kind -> what a worker does with it. A handler must be idempotent (a job may run twice when a
 #: lease runs out) and should finish the job in the transaction that stores its effect.
-HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn, **COACH_HANDLERS}
+HANDLERS: dict[str, Callable[[BotWorker, Job], None]] = {BOT_TURN: play_bot_turn}
+
+
+def register_handler(kind: str, handler: Callable[[BotWorker, Job], None]) -> None:
+    """Have the workers do jobs of ``kind`` with ``handler`` (a package above this one, such as the
+    coach, registers its job kinds when it is imported; ``powergrid.server`` imports them all)."""
+    HANDLERS[kind] = handler
 
 
 # ---------------------------------------------------------------------- processes
@@ -463,4 +471,5 @@ def wait_forever(pool: WorkerPool) -> None:
         pool.stop()
 
 
-__all__ = ["BotWorker", "HANDLERS", "WorkerPool", "default_lanes", "lanes_for", "run_worker"]
+__all__ = ["BotWorker", "HANDLERS", "WorkerPool", "default_lanes", "lanes_for", "register_handler",
+           "run_worker"]

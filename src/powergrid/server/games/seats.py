@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..common.errors import ApiError
+from ..common.tokens import new_token, token_hash, token_matches
+from ..fanout.pubsub import SEATS_CHANGED, Hub
+from ..storage.store import SeatRow, Store
 from .cache import LiveGame
-from .errors import ApiError
-from .pubsub import SEATS_CHANGED, Hub
-from .store import SeatRow, Store
-from .tokens import new_token, token_hash, token_matches
 
 
 def check_seat(live: LiveGame, seat: int) -> SeatRow:

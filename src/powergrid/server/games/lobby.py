@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..storage.store import GameRow
 from .seats import public_seat
-from .store import GameRow
 
 
 def lobby_entry(row: GameRow) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import powergrid as pg
 
-from .errors import ApiError
+from ..common.errors import ApiError
 from .frames import Frame, advance
 
 

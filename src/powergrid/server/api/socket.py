@@ -25,13 +25,13 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from .buckets import TokenBucket
-from .errors import ApiError
-from .limits import Limits, retry_seconds
-from .metrics import PROCESS_HEADER, BotReplies
-from .service import GameService, LiveGame
-from .settings import Settings
-from .tokens import bearer, well_formed_game_id
+from ..common.buckets import TokenBucket
+from ..common.errors import ApiError
+from ..common.limits import Limits, retry_seconds
+from ..common.metrics import PROCESS_HEADER, BotReplies
+from ..common.settings import Settings
+from ..common.tokens import bearer, well_formed_game_id
+from ..games.service import GameService, LiveGame
 
 log = logging.getLogger("powergrid.server")
 

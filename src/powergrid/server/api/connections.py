@@ -34,9 +34,9 @@ import socket
 import time
 from typing import Any
 
-from .clients import ClientAddresses
-from .limits import Limits
-from .owners import Owners, owners_directory, requested_game
+from ..common.clients import ClientAddresses
+from ..common.limits import Limits
+from ..fanout.owners import Owners, owners_directory, requested_game
 
 log = logging.getLogger("powergrid.server")
 
@@ -100,7 +100,7 @@ def game_owners(config: Any, server_state: Any, app_state: Any,
     if _owners_started:
         return _owners
     _owners_started = True
-    from .settings import Settings
+    from ..common.settings import Settings
 
     count = int(os.environ.get(WEB_PROCESSES, "1") or 1)
     if count < 2 or not Settings().game_owners or getattr(config, "ssl", None) is not None:
@@ -160,7 +160,7 @@ def raise_open_file_limit() -> int:
 def uvicorn_options(settings: Any) -> dict[str, Any]:
     """What ``powergrid serve`` passes to uvicorn for slow clients, sizes and client addresses."""
     return {
-        "http": "powergrid.server.connections:GuardedHttp",
+        "http": "powergrid.server.api.connections:GuardedHttp",
         # clients.py reads the trusted proxy's header itself (uvicorn's would trust 127.0.0.1 by default)
         "proxy_headers": False,
         # the app refuses messages over max_body_bytes with an error first; frames far beyond are cut here

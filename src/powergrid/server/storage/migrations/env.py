@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from powergrid.server.db import metadata
+from powergrid.server.storage.db import metadata
 
 config = context.config
 

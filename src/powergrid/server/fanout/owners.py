@@ -34,8 +34,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .game_ids import game_id_in
-from .tokens import well_formed_game_id
+from ..common.game_ids import game_id_in
+from ..common.tokens import well_formed_game_id
 
 log = logging.getLogger("powergrid.server")
 

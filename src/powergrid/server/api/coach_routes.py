@@ -19,10 +19,10 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import coach_store
-from .coach_jobs import analysis_job, hint_job
-from .doorbell import JOBS
-from .errors import ApiError
+from ..coach import coach_store
+from ..coach.coach_jobs import analysis_job, hint_job
+from ..common.errors import ApiError
+from ..fanout.doorbell import JOBS
 from .schemas import MAX_SEATS, MAX_VERSION
 
 #: how long a POST waits for its hint before answering ``pending``
