@@ -27,13 +27,16 @@ ALL_BOTS = [{"kind": "bot", "bot": "random"}] * 2
 
 
 @contextmanager
-def server(database_url: str, **limits: object) -> Iterator[TestClient]:
-    """The app with these limits (the rest off), reached through a trusted proxy at PROXY."""
+def server(database_url: str, lanes: tuple[str, ...] = ("search", "quick"), **limits: object
+           ) -> Iterator[TestClient]:
+    """The app with these limits (the rest off), reached through a trusted proxy at PROXY, and a bot
+    worker on these lanes."""
     values: dict[str, object] = {"games_per_minute": 0, "server_games_per_minute": 0, "active_games": 0,
                                  "bot_games": 0, "requests_per_second": 0, "sockets_per_client": 0,
-                                 "messages_per_second": 0, "trusted_proxies": [PROXY], **limits}
+                                 "messages_per_second": 0, "analyses_per_client": 0, "analysis_queue": 0,
+                                 "trusted_proxies": [PROXY], **limits}
     settings = Settings(database_url=database_url, redis_url=None, limits=Limits(**values))  # type: ignore[arg-type]
-    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings):
+    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings, lanes):
         yield client
 
 
@@ -148,6 +151,29 @@ def test_client_addresses_behind_proxies() -> None:
     assert addresses.of_scope(scope("10.1.1.1", None)) == "10.1.1.1"
     assert addresses.of_peer("::ffff:203.0.113.9") == "203.0.113.9"
     assert addresses.of_peer("2001:db8::1") == "2001:db8::/64"
+
+
+# ------------------------------------------------------------------ analyses
+def test_analyses_per_client_and_for_the_whole_server(database_url: str) -> None:
+    # the worker takes no search work: the analyses stay queued
+    with server(database_url, lanes=("quick",), analyses_per_client=1, analysis_queue=2) as client:
+        heuristic = [{"kind": "bot", "bot": "heuristic"}] * 2
+        games = [new_game(client, "203.0.113.5", heuristic).json()["game_id"] for _ in range(3)]
+        for gid in games:
+            wait_over(client, gid)
+
+        def analyse(gid: str, address: str) -> object:
+            return client.post(f"/api/games/{gid}/analysis", headers=as_client(address))
+
+        assert analyse(games[0], "203.0.113.5").status_code == 202
+        assert_429(analyse(games[1], "203.0.113.5"), "analysis_limit")
+        assert client.get(f"/api/games/{games[1]}/analysis").json()["status"] == "none"  # nothing queued
+        assert analyse(games[0], "203.0.113.5").status_code == 202  # the same analysis: not counted again
+        assert analyse(games[1], "203.0.113.6").status_code == 202
+        full = analyse(games[2], "203.0.113.7")
+        assert full.status_code == 503 and error_code(full) == "analysis_queue_full"
+        assert int(full.headers["Retry-After"]) >= 1
+        assert client.get(f"/api/games/{games[2]}/analysis").json()["status"] == "none"
 
 
 # ------------------------------------------------------------------ sockets

@@ -275,7 +275,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return record
 
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
-    coach_routes.add_coach_routes(app, service_of, bearer)  # hints and analyses
+    coach_routes.add_coach_routes(app, service_of, bearer,  # hints and analyses
+                                  lambda request: creator_key(addresses.of_scope(request.scope)),
+                                  settings.limits)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

@@ -1,9 +1,11 @@
 """The job queue: work for worker processes, kept in the database (SQLite or PostgreSQL).
 
-A job has a ``kind`` (``bot_turn``; ``hint`` and ``analysis`` may follow), a ``lane`` (workers
-take only the lanes they are given, so cheap work never waits behind search), a ``key`` unique
-within its kind (a job is enqueued once: a bot turn's key is ``<game>:<version>``), a JSON
-payload and a not-before time.
+A job has a ``kind`` (``bot_turn``, ``hint``, ``analysis``), a ``lane`` (workers take only the
+lanes they are given, so cheap work never waits behind search), a ``key`` unique within its kind
+(a job is enqueued once: a bot turn's key is ``<game>:<version>``), a JSON payload, a not-before
+time and a priority. Due jobs are claimed in (priority, not-before, id) order: a bot turn or a
+hint (``INTERACTIVE``: someone waits on it) goes before every queued analysis (``BACKGROUND``),
+however long the analyses have waited.
 
 Claiming takes one due job under a *lease*: ``status`` becomes ``running`` with ``lease_until``
 set. On PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` so concurrent
@@ -40,6 +42,10 @@ JOBS_CHANNEL = "powergrid_jobs"
 #: lanes: ``quick`` (random and heuristic bots, cheap), ``search`` (MCTS bots, seconds of CPU)
 QUICK, SEARCH = "quick", "search"
 
+#: priorities, lowest claimed first: work someone waits on (bot turns, hints), then background work
+#: (analyses of finished games)
+INTERACTIVE, BACKGROUND = 0, 1
+
 
 @dataclass(frozen=True)
 class JobSpec:
@@ -55,6 +61,8 @@ class JobSpec:
     client: str | None = None
     #: time.time() before which no worker takes it
     not_before: float = 0.0
+    #: among due jobs of a lane, lower first (INTERACTIVE, BACKGROUND)
+    priority: int = INTERACTIVE
 
 
 @dataclass
@@ -85,7 +93,8 @@ def enqueue_all(conn: Connection, specs: list[JobSpec]) -> None:
     at = time.time()
     values = [{"b_kind": spec.kind, "b_lane": spec.lane, "b_key": spec.key, "b_game_id": spec.game_id,
                "b_version": spec.version, "b_client": spec.client, "b_payload": json.dumps(spec.payload),
-               "b_not_before": spec.not_before, "b_created_at": at} for spec in specs]
+               "b_not_before": spec.not_before, "b_priority": spec.priority, "b_created_at": at}
+              for spec in specs]
     if conn.dialect.name == "postgresql":
         conn.execute(_INSERT_PG, values)
         conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
@@ -111,7 +120,7 @@ def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
 # time cost more than the database did (the values are bound parameters).
 _J = db.jobs
 _NEW_JOB = {name: bindparam(f"b_{name}") for name in ("kind", "lane", "key", "game_id", "version", "client",
-                                                     "payload", "not_before", "created_at")}
+                                                     "payload", "not_before", "priority", "created_at")}
 _INSERT_PG = postgresql.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _INSERT_SQLITE = sqlite.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _CLAIMABLE = or_(_J.c.status == QUEUED, and_(_J.c.status == RUNNING, _J.c.lease_until < bindparam("b_now")))
@@ -145,7 +154,7 @@ def _candidates(lane: str, search_per_client: int, postgres: bool) -> Any:
     """The query for a lane's next due jobs (a few more than wanted: on SQLite another worker may
     take some between the read and the lease)."""
     query = (select(_J).where(_J.c.lane == lane, _CLAIMABLE, _J.c.not_before <= bindparam("b_now"))
-             .order_by(_J.c.not_before, _J.c.id).limit(bindparam("b_most")))
+             .order_by(_J.c.priority, _J.c.not_before, _J.c.id).limit(bindparam("b_most")))
     if lane == SEARCH and search_per_client > 0:
         busy = (select(_J.c.client).where(_J.c.lane == SEARCH, _J.c.status == RUNNING,
                                           _J.c.lease_until >= bindparam("b_now"), _J.c.client.is_not(None))
@@ -205,7 +214,7 @@ class JobQueue:
                 conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 rows = conn.execute(query, {"b_now": now, "b_most": most, "b_worker": worker,
                                             "b_lease_until": now + self.lease_s}).all()
-                for row in sorted(rows, key=lambda r: (r.not_before, r.id)):
+                for row in sorted(rows, key=lambda r: (r.priority, r.not_before, r.id)):
                     if row.attempts > self.max_attempts:
                         conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
                             {"error": f"given up after {row.attempts - 1} attempts"})})
@@ -227,6 +236,18 @@ class JobQueue:
                 if len(claimed) == most:
                     break
         return claimed
+
+    def waits_ahead(self, lane: str, priority: int) -> bool:
+        """Whether a due job of the lane that this worker could claim comes before work of this
+        priority: a long background job (an analysis) then stops early and queues its rest."""
+        query = self._queries.get(f"ahead:{lane}")
+        if query is None:
+            query = self._queries[f"ahead:{lane}"] = (
+                _candidates(lane, self.search_per_client, postgres=False).with_only_columns(_J.c.id)
+                .where(_J.c.priority < bindparam("b_priority")))
+        with self.engine.connect() as conn:
+            return conn.execute(query, {"b_now": time.time(), "b_most": 1, "b_priority": priority}).first() \
+                is not None
 
     def next_due(self, lanes: list[str]) -> float | None:
         """When the soonest queued job of these lanes is due (a paced bot's turn waits), or None."""

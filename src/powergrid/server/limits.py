@@ -51,6 +51,10 @@ class Limits:
     #: messages a second one WebSocket may send, with bursts up to message_burst
     messages_per_second: float = field(default_factory=lambda: _env("MESSAGES_PER_SECOND", 5))
     message_burst: int = field(default_factory=lambda: _env_int("MESSAGE_BURST", 20))
+    #: analyses of finished games one client has queued or running at once (across processes)
+    analyses_per_client: int = field(default_factory=lambda: _env_int("ANALYSES_PER_CLIENT", 2))
+    #: analyses queued or running on the whole server: beyond, 503 analysis_queue_full
+    analysis_queue: int = field(default_factory=lambda: _env_int("ANALYSIS_QUEUE", 16))
     #: TCP connections of one client at once (per server process; trusted proxies are not counted)
     connections_per_client: int = field(default_factory=lambda: _env_int("CONNECTIONS_PER_CLIENT", 64))
     #: seconds a connection has to send a request's headers (and a WebSocket its first message)
