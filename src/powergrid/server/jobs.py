@@ -12,7 +12,8 @@ set. On PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` s
 workers pass each other; on SQLite (one writer at a time) a conditional ``UPDATE ... WHERE
 status = 'queued' OR lease expired`` that must change exactly one row does the same. A worker
 that dies leaves its job ``running`` until the lease runs out; then another worker claims it
-again. Whatever the job's effect is must therefore be idempotent: a bot turn's move is an append
+again (the pool that started a worker which died puts its jobs back in the queue at once:
+``release``). Whatever the job's effect is must therefore be idempotent: a bot turn's move is an append
 at a fixed version, which exactly one writer can make.
 
 Enqueueing takes the caller's connection, so a job is stored in the same transaction as the
@@ -135,6 +136,8 @@ _MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
                       result=bindparam("b_result")))
 _NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane.in_(bindparam("b_lanes", expanding=True)),
                                                     _J.c.status == QUEUED)
+_RELEASE = (update(_J).where(_J.c.worker == bindparam("b_worker"), _J.c.status == RUNNING)
+            .values(status=QUEUED, lease_until=None))
 _RENEW = (update(_J).where(_J.c.id == bindparam("b_id"), _J.c.worker == bindparam("b_worker"),
                            _J.c.status == RUNNING)
           .values(lease_until=bindparam("b_lease_until")))
@@ -261,6 +264,15 @@ class JobQueue:
             result = conn.execute(_RENEW, {"b_id": job.id, "b_worker": job.worker,
                                            "b_lease_until": time.time() + self.lease_s})
             return result.rowcount == 1
+
+    def release(self, worker: str) -> int:
+        """Put the jobs leased to ``worker`` back in the queue, due as they were, without waiting for
+        their leases to run out: only for a worker known to be dead (its process has exited). How many."""
+        with self.engine.begin() as conn:
+            released = int(conn.execute(_RELEASE, {"b_worker": worker}).rowcount or 0)
+            if released and conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
+        return released
 
     def done(self, job: Job, result: Any = None) -> None:
         with self.engine.begin() as conn:
