@@ -195,6 +195,40 @@ def test_sockets_per_client(database_url: str) -> None:
             assert again.receive_json()["type"] == "state"
 
 
+def test_a_clients_handshakes_and_socket_messages_count_with_its_requests(database_url: str) -> None:
+    """One client reconnected 535 times in 10 s and had 10,700 socket actions read: per socket, each
+    new socket started with a full bucket. Its handshakes and messages share its request bucket."""
+    with server(database_url, requests_per_second=0.2, request_burst=4) as client:
+        gid = new_game(client, "203.0.113.5").json()["game_id"]  # another client's request
+        url = f"/api/games/{gid}/ws"
+        me = as_client("198.51.100.1")
+
+        def refused(message: dict) -> None:
+            assert message["type"] == "error" and message["error"]["code"] == "rate_limited"
+            assert message["error"]["retry_after"] >= 1
+
+        with client.websocket_connect(url, headers=me) as ws:  # 1
+            assert ws.receive_json()["type"] == "state"
+            with client.websocket_connect(url, headers=me) as other:  # 2
+                assert other.receive_json()["type"] == "state"
+                other.send_json({"type": "action", "action": "pass"})  # 3: read (and refused: a spectator)
+                assert other.receive_json()["error"]["code"] == "missing_token"
+            ws.send_json({"type": "action", "action": "pass"})  # 4
+            assert ws.receive_json()["error"]["code"] == "missing_token"
+            ws.send_json({"type": "action", "action": "pass", "id": 7})  # 5: over (this socket sent one)
+            answer = ws.receive_json()
+            refused(answer)
+            assert answer["id"] == 7
+            with client.websocket_connect(url, headers=me) as again:  # a reconnect counts too
+                refused(again.receive_json())
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    again.receive_json()
+                assert closed.value.code == 4429
+        assert_429(client.get("/api/maps", headers=me), "rate_limited", most=5)  # one bucket for all three
+        with client.websocket_connect(url, headers=as_client("198.51.100.2")) as theirs:  # others are served
+            assert theirs.receive_json()["type"] == "state"
+
+
 def test_socket_message_rate(database_url: str) -> None:
     with server(database_url, messages_per_second=0.2, message_burst=2) as client:
         game = new_game(client, "203.0.113.5").json()
