@@ -13,8 +13,8 @@ workers pass each other; on SQLite (one writer at a time) a conditional ``UPDATE
 status = 'queued' OR lease expired`` that must change exactly one row does the same. A worker
 that dies leaves its job ``running`` until the lease runs out; then another worker claims it
 again (the pool that started a worker which died puts its jobs back in the queue at once:
-``release``). Whatever the job's effect is must therefore be idempotent: a bot turn's move is an append
-at a fixed version, which exactly one writer can make.
+``release``). Whatever the job's effect is must therefore be idempotent: a bot turn's move is an
+append at a fixed version, which exactly one writer can make.
 
 Enqueueing takes the caller's connection, so a job is stored in the same transaction as the
 change that calls for it (a bot turn with the action that makes it the bot's turn): never lost.
