@@ -262,3 +262,35 @@ def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
         assert pool.procs[1] is not None and pool.procs[1].pid != second.pid and pool.procs[1].poll() is None
     finally:
         pool.stop()
+
+
+def test_the_pool_puts_back_at_once_the_turn_of_a_worker_that_died(settings: Settings) -> None:
+    # the lease is far longer than the test may wait: only the pool's release lets the turn be redone
+    from powergrid.server.bot_worker import WorkerPool, worker_name
+
+    with TestClient(create_app(settings)) as client:  # no bot worker here: the pool's play
+        game = create(client, 2, [{"kind": "bot", "bot": "mcts:strong"}] * 2, seed=8)
+    gid = game["game_id"]
+    env = {"POWERGRID_DATABASE_URL": settings.database_url, "POWERGRID_JOB_LEASE_S": "600",
+           "POWERGRID_POLL_MS": "50"}
+    pool = WorkerPool([["search"], ["search"]], env=env)
+    pool.env.pop("POWERGRID_REDIS_URL", None)
+    pool.env.pop("POWERGRID_GC_THRESHOLD", None)
+    pool.start()
+    try:
+        running = wait_for(lambda: (lambda r: r if r is not None and r.status == "running" else None)(
+            job_row(settings, gid, 0)), what="a worker taking the turn")
+        holder = next(p for p in pool.procs
+                      if p is not None and worker_name(p.pid, ["search"]) == running.worker)  # type: ignore[attr-defined]
+        holder.kill()  # SIGKILL while the search thinks
+        holder.wait(10)
+        assert actions_at(settings, gid, 1) == [], "the kill landed after the move: the turn was too quick"
+        wait_for(lambda: (lambda r: r if r is not None and r.attempts == 2 else None)(
+            job_row(settings, gid, 0)), limit=60, what="the turn being taken again before its lease ran out")
+        done = wait_for(lambda: (lambda r: r if r is not None and r.status == "done" else None)(
+            job_row(settings, gid, 0)), what="the turn being played")
+        assert done.worker != running.worker  # type: ignore[attr-defined]
+        assert len(actions_at(settings, gid, 1)) == 1
+        assert all(p is not None and p.poll() is None for p in pool.procs)  # the dead one replaced
+    finally:
+        pool.stop()

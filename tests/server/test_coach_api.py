@@ -154,6 +154,53 @@ def test_a_public_game_has_hints_off_unless_asked_for() -> None:
         assert hint_options(CreateGame(players=2, public=True, hints=True, hints_per_seat=3)) == (True, 3)
 
 
+def test_a_persons_bot_moves_while_an_analysis_runs(client: TestClient,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """One search worker, busy with an analysis: a bot turn in a game with a person goes first. (Queued
+    due at once, analyses went before every paced bot turn: 20 of them held a bot's reply 246 s.)"""
+    from sqlalchemy import select
+
+    from powergrid.server import db
+
+    from .play import play
+
+    finished = create(client, 2, [{"kind": "bot", "bot": "heuristic"}] * 2, seed=3)["game_id"]
+    game = create(client, 2, [{"kind": "human"}, {"kind": "bot", "bot": "pimc:fast"}], seed=8)
+    gid = game["game_id"]
+
+    def current(game_id: str) -> dict[str, Any]:
+        return client.get(f"/api/games/{game_id}").json()  # type: ignore[no-any-return]
+
+    deadline = time.monotonic() + 60
+    while not current(finished)["state"]["game_over"] or current(gid)["to_act"] != 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    # tenths of a second a decision: the analysis takes tens of seconds, and one job would judge it all
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_BUDGET", 5000)
+    monkeypatch.setattr(coach_jobs, "ANALYSIS_SLICE_S", 600.0)
+    engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
+    j = db.jobs.c
+    try:
+        assert client.post(f"/api/games/{finished}/analysis").status_code == 202
+        while True:  # the worker is on it
+            with engine.connect() as conn:
+                if conn.execute(select(j.status).where(j.kind == "analysis")).scalar() == "running":
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        view = current(gid)
+        while view["to_act"] == 0:  # the person acts until the bot is to act
+            view = play(client, game, 1)
+        asked = view["version"]
+        while current(gid)["version"] == asked:
+            assert time.monotonic() < deadline + 60
+            time.sleep(0.05)
+        analysis = client.get(f"/api/games/{finished}/analysis").json()
+        assert analysis["status"] != "done", "the bot waited for the whole analysis"
+    finally:
+        monkeypatch.setattr(coach_jobs, "ANALYSIS_SLICE_S", 0.0)  # the running job stops at its next decision
+
+
 def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> None:
     game = create(client, 2, [{"kind": "bot", "bot": "heuristic"}] * 2, seed=3)
     gid = game["game_id"]

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine, select
 
 from powergrid.server.storage import db
-from powergrid.server.storage.jobs import QUICK, SEARCH, JobQueue, JobSpec
+from powergrid.server.storage.jobs import BACKGROUND, QUICK, SEARCH, JobQueue, JobSpec
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -119,6 +119,32 @@ def test_a_job_is_not_taken_before_its_time(engine: Engine) -> None:
     with engine.connect() as conn:
         statuses = dict(conn.execute(select(db.jobs.c.key, db.jobs.c.status)).all())
     assert statuses == {"later": "queued", "now": "running"}
+
+
+def test_a_due_bot_turn_is_claimed_before_every_queued_analysis(engine: Engine) -> None:
+    """Analyses are queued due at once (not_before 0) and a bot turn after its pace: ordered by
+    not-before alone, 20 analyses (each re-queueing its next part) held a person's bot 246 s."""
+    from dataclasses import replace
+
+    from powergrid.server.coach_jobs import analysis_job
+
+    queue = JobQueue(engine, search_per_client=1)
+    for i in range(20):
+        queue.enqueue(replace(analysis_job(f"g{i}", 0), game_id=None))  # as the route queues them
+    due = time.time() + 2.0
+    queue.enqueue(spec("turn", SEARCH, client="alice", not_before=due))  # paced
+    first = queue.claim("w1", [SEARCH])
+    assert first is not None and first.kind == "analysis"  # the turn is not due yet: no idling
+    assert not queue.waits_ahead(SEARCH, BACKGROUND)
+    time.sleep(max(0.0, due - time.time()) + 0.05)
+    assert queue.waits_ahead(SEARCH, BACKGROUND)  # the running analysis stops early for it
+    queue.done(first)
+    turn = queue.claim("w1", [SEARCH])
+    assert turn is not None and turn.key == "turn"
+    queue.done(turn)
+    assert not queue.waits_ahead(SEARCH, BACKGROUND)
+    second = queue.claim("w1", [SEARCH])
+    assert second is not None and second.kind == "analysis"
 
 
 def test_a_long_job_keeps_its_lease_and_a_quick_one_is_never_renewed(engine: Engine) -> None:

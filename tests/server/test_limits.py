@@ -28,13 +28,16 @@ ALL_BOTS = [{"kind": "bot", "bot": "random"}] * 2
 
 
 @contextmanager
-def server(database_url: str, **limits: object) -> Iterator[TestClient]:
-    """The app with these limits (the rest off), reached through a trusted proxy at PROXY."""
+def server(database_url: str, lanes: tuple[str, ...] = ("search", "quick"), **limits: object
+           ) -> Iterator[TestClient]:
+    """The app with these limits (the rest off), reached through a trusted proxy at PROXY, and a bot
+    worker on these lanes."""
     values: dict[str, object] = {"games_per_minute": 0, "server_games_per_minute": 0, "active_games": 0,
                                  "bot_games": 0, "requests_per_second": 0, "sockets_per_client": 0,
-                                 "messages_per_second": 0, "trusted_proxies": [PROXY], **limits}
+                                 "messages_per_second": 0, "analyses_per_client": 0, "analysis_queue": 0,
+                                 "trusted_proxies": [PROXY], **limits}
     settings = Settings(database_url=database_url, redis_url=None, limits=Limits(**values))  # type: ignore[arg-type]
-    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings):
+    with TestClient(create_app(settings), client=(PROXY, 40000)) as client, bot_worker(settings, lanes):
         yield client
 
 
@@ -151,6 +154,29 @@ def test_client_addresses_behind_proxies() -> None:
     assert addresses.of_peer("2001:db8::1") == "2001:db8::/64"
 
 
+# ------------------------------------------------------------------ analyses
+def test_analyses_per_client_and_for_the_whole_server(database_url: str) -> None:
+    # the worker takes no search work: the analyses stay queued
+    with server(database_url, lanes=("quick",), analyses_per_client=1, analysis_queue=2) as client:
+        heuristic = [{"kind": "bot", "bot": "heuristic"}] * 2
+        games = [new_game(client, "203.0.113.5", heuristic).json()["game_id"] for _ in range(3)]
+        for gid in games:
+            wait_over(client, gid)
+
+        def analyse(gid: str, address: str) -> object:
+            return client.post(f"/api/games/{gid}/analysis", headers=as_client(address))
+
+        assert analyse(games[0], "203.0.113.5").status_code == 202
+        assert_429(analyse(games[1], "203.0.113.5"), "analysis_limit")
+        assert client.get(f"/api/games/{games[1]}/analysis").json()["status"] == "none"  # nothing queued
+        assert analyse(games[0], "203.0.113.5").status_code == 202  # the same analysis: not counted again
+        assert analyse(games[1], "203.0.113.6").status_code == 202
+        full = analyse(games[2], "203.0.113.7")
+        assert full.status_code == 503 and error_code(full) == "analysis_queue_full"
+        assert int(full.headers["Retry-After"]) >= 1
+        assert client.get(f"/api/games/{games[2]}/analysis").json()["status"] == "none"
+
+
 # ------------------------------------------------------------------ sockets
 def test_sockets_per_client(database_url: str) -> None:
     with server(database_url, sockets_per_client=2) as client:
@@ -168,6 +194,40 @@ def test_sockets_per_client(database_url: str) -> None:
                 assert closed.value.code == 4429
         with client.websocket_connect(url) as again:  # closed sockets no longer count
             assert again.receive_json()["type"] == "state"
+
+
+def test_a_clients_handshakes_and_socket_messages_count_with_its_requests(database_url: str) -> None:
+    """One client reconnected 535 times in 10 s and had 10,700 socket actions read: per socket, each
+    new socket started with a full bucket. Its handshakes and messages share its request bucket."""
+    with server(database_url, requests_per_second=0.2, request_burst=4) as client:
+        gid = new_game(client, "203.0.113.5").json()["game_id"]  # another client's request
+        url = f"/api/games/{gid}/ws"
+        me = as_client("198.51.100.1")
+
+        def refused(message: dict) -> None:
+            assert message["type"] == "error" and message["error"]["code"] == "rate_limited"
+            assert message["error"]["retry_after"] >= 1
+
+        with client.websocket_connect(url, headers=me) as ws:  # 1
+            assert ws.receive_json()["type"] == "state"
+            with client.websocket_connect(url, headers=me) as other:  # 2
+                assert other.receive_json()["type"] == "state"
+                other.send_json({"type": "action", "action": "pass"})  # 3: read (and refused: a spectator)
+                assert other.receive_json()["error"]["code"] == "missing_token"
+            ws.send_json({"type": "action", "action": "pass"})  # 4
+            assert ws.receive_json()["error"]["code"] == "missing_token"
+            ws.send_json({"type": "action", "action": "pass", "id": 7})  # 5: over (this socket sent one)
+            answer = ws.receive_json()
+            refused(answer)
+            assert answer["id"] == 7
+            with client.websocket_connect(url, headers=me) as again:  # a reconnect counts too
+                refused(again.receive_json())
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    again.receive_json()
+                assert closed.value.code == 4429
+        assert_429(client.get("/api/maps", headers=me), "rate_limited", most=5)  # one bucket for all three
+        with client.websocket_connect(url, headers=as_client("198.51.100.2")) as theirs:  # others are served
+            assert theirs.receive_json()["type"] == "state"
 
 
 def test_socket_message_rate(database_url: str) -> None:

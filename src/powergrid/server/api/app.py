@@ -111,7 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        per_path={"/api/replay": max(settings.max_body_bytes, replays.MAX_RECORD_BYTES)})
     app.add_middleware(GameIdCheck)  # a garbage game id is unknown_game on every route, coach's included
     app.add_middleware(ServerTiming, process_header=settings.process_header)
-    app.add_middleware(RequestRate, limits=settings.limits)  # outermost: a flood is refused before reading
+    client_rate = settings.limits.request_buckets()  # requests, socket handshakes and socket messages
+    # outermost: a flood is refused before reading
+    app.add_middleware(RequestRate, limits=settings.limits, buckets=client_rate)
     app.state.settings = settings
     addresses = settings.limits.addresses()
     sockets = SocketCounts(settings.limits)
@@ -278,12 +280,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return record
 
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
-    coach_routes.add_coach_routes(app, service_of, bearer)  # hints and analyses
+    coach_routes.add_coach_routes(app, service_of, bearer,  # hints and analyses
+                                  lambda request: creator_key(addresses.of_scope(request.scope)),
+                                  settings.limits)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await serve_socket(service_of(websocket), websocket, game_id, settings, sockets,
-                           addresses.of_scope(websocket.scope))
+                           addresses.of_scope(websocket.scope), client_rate)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static")

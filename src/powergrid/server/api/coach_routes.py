@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..coach import coach_store
 from ..coach.coach_jobs import analysis_job, hint_job
 from ..common.errors import ApiError
+from ..common.limits import Limits
 from ..fanout.doorbell import JOBS
 from .schemas import MAX_SEATS, MAX_VERSION
 
@@ -61,7 +62,8 @@ async def hints_used(service: Any, game_id: str) -> dict[str, int]:
 
 
 def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
-                     bearer: Callable[[str | None], str | None]) -> None:
+                     bearer: Callable[[str | None], str | None], client_of: Callable[[Request], str],
+                     limits: Limits) -> None:
     async def hint_status(service: Any, game_id: str, seat: int, version: int) -> dict[str, Any]:
         engine = service.store.engine
         opts = await asyncio.to_thread(coach_store.options, engine, game_id)
@@ -138,13 +140,18 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
 
     @app.post("/api/games/{game_id}/analysis", tags=["coach"], status_code=202)
     async def start_analysis(game_id: str, request: Request) -> dict[str, Any]:
-        """Start the analysis of a finished game (computed once; later calls just answer its status)."""
+        """Start the analysis of a finished game (computed once; later calls just answer its status).
+        A client may have ``POWERGRID_ANALYSES_PER_CLIENT`` analyses in progress (``429
+        analysis_limit``), the server ``POWERGRID_ANALYSIS_QUEUE`` (``503 analysis_queue_full``)."""
         service = service_of(request)
         live = await service.fresh(game_id)
         if not live.state.is_over:
             raise ApiError("game_not_over", "a game is analysed once it is over")
         engine = service.store.engine
-        await asyncio.to_thread(coach_store.start_analysis, engine, game_id, analysis_job(game_id, 0))
+        per_client = limits.analyses_per_client if limits.on(limits.analyses_per_client) else 0
+        most = limits.analysis_queue if limits.on(limits.analysis_queue) else 0
+        await asyncio.to_thread(coach_store.start_analysis, engine, game_id, analysis_job(game_id, 0),
+                                client_of(request), per_client, most)
         service.store.ring(JOBS)
         row = await asyncio.to_thread(coach_store.analysis_row, engine, game_id)
         return analysis_body(row)

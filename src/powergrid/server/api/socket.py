@@ -9,7 +9,9 @@ header (for programs; browsers cannot). Without ``seat`` the socket watches as a
 Refusals are ``{"type": "error", "error": {...}}`` messages. A refused connection is then closed
 with 4000 + the HTTP status of the refusal; a message the server will not read at all (binary,
 over the size limit, nested too deeply) closes the socket with the WebSocket code for it (1003,
-1009, 1007), and so does a client that keeps flooding after being told to slow down (4429).
+1009, 1007), and so does a client that keeps flooding after being told to slow down (4429). A
+socket's messages are limited per socket (``message_rate_limited``) and, with the client's HTTP
+requests and socket handshakes, per client (``rate_limited``: limits.py).
 Such a close is logged once, in one line.
 """
 
@@ -25,9 +27,9 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ..common.buckets import TokenBucket
+from ..common.buckets import BucketsByClient, TokenBucket
 from ..common.errors import ApiError
-from ..common.limits import Limits, retry_seconds
+from ..common.limits import RATE_LIMITED, Limits, retry_seconds
 from ..common.metrics import PROCESS_HEADER, BotReplies
 from ..common.settings import Settings
 from ..common.tokens import bearer, well_formed_game_id
@@ -127,7 +129,7 @@ def read_message(message: Mapping[str, Any], max_bytes: int) -> dict[str, Any]:
 
 
 async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settings: Settings,
-                       counts: SocketCounts, client: str) -> None:
+                       counts: SocketCounts, client: str, client_rate: BucketsByClient | None = None) -> None:
     if settings.process_header:
         await ws.accept(headers=[(PROCESS_HEADER, str(os.getpid()).encode())])
     else:
@@ -137,12 +139,13 @@ async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settin
                                   CLOSE_BASE + 429, retry_after=5), client, game_id)
         return
     try:
-        await _serve(service, ws, game_id, settings, client)
+        await _serve(service, ws, game_id, settings, client, client_rate)
     finally:
         counts.leave(client)
 
 
-async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Settings, client: str) -> None:
+async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Settings, client: str,
+                 client_rate: BucketsByClient | None) -> None:
     limits = settings.limits
     try:
         params = ws.query_params
@@ -174,7 +177,7 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
     pusher = Pusher(ws, live, seat, service.bot_replies)
     sender = asyncio.create_task(pusher.run(wake))
     try:
-        await _receive(service, ws, live, seat, token, settings, client, pusher)
+        await _receive(service, ws, live, seat, token, settings, client, pusher, client_rate)
     except WebSocketDisconnect:
         pass
     finally:
@@ -256,7 +259,8 @@ class Pusher:
 
 
 async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: int | None,
-                   token: str | None, settings: Settings, client: str, pusher: Pusher) -> None:
+                   token: str | None, settings: Settings, client: str, pusher: Pusher,
+                   client_rate: BucketsByClient | None) -> None:
     limits = settings.limits
     bucket = (TokenBucket(limits.messages_per_second, limits.message_burst)
               if limits.on(limits.messages_per_second) else None)
@@ -268,14 +272,18 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
         ref: Any = None
         try:
             wait = bucket.take() if bucket is not None else 0.0
+            whole_client = False
+            if wait <= 0 and client_rate is not None:  # with the client's requests and handshakes
+                wait, whole_client = client_rate.take(client), True
             if wait > 0:
                 ref = _reference_of(message, settings.max_body_bytes)  # its sender waits on the answer
                 refused_in_a_row += 1
+                code = "rate_limited" if whole_client else "message_rate_limited"
                 if refused_in_a_row > limits.message_burst:
-                    raise Closing("message_rate_limited", "too many messages: closing", CLOSE_BASE + 429,
-                                  retry_seconds(wait))
-                raise ApiError("message_rate_limited", f"at most {limits.messages_per_second:g} messages a "
-                                                       "second: slow down", retry_seconds(wait))
+                    raise Closing(code, "too many messages: closing", CLOSE_BASE + 429, retry_seconds(wait))
+                words = (RATE_LIMITED if whole_client
+                         else f"at most {limits.messages_per_second:g} messages a second: slow down")
+                raise ApiError(code, words, retry_seconds(wait))
             refused_in_a_row = 0
             data = read_message(message, settings.max_body_bytes)
             ref = _reference(data.get("id"))

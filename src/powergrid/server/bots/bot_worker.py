@@ -11,7 +11,8 @@ small cache, caught up from the log), asks the bot with only its seat's view, ch
 the same ``append.next_frame`` as a person's action, and appends it as action *v + 1* in one
 transaction that also enqueues the next bot's turn and marks this job done. A worker killed
 mid-turn leaves the job leased; when the lease runs out another worker plays the turn again, with
-the same seed, so the same move; the append at *v + 1* lets exactly one of them in.
+the same seed, so the same move; the append at *v + 1* lets exactly one of them in. A worker
+started by a ``WorkerPool`` that dies has its jobs put back in the queue by the pool at once.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from ..common import collector
-from ..common.settings import Settings
+from ..common.settings import DEFAULT_DATABASE_URL, Settings
 from ..fanout.doorbell import JOBS, Bells
 from ..fanout.pubsub import CHANNEL, message
 from ..games import snapshots
@@ -85,13 +86,18 @@ class LeaseKeeper:
         self._stop.set()
 
 
+def worker_name(pid: int, lanes: list[str]) -> str:
+    """The name a worker process leases its jobs under (its pool finds them by it when it dies)."""
+    return f"{socket.gethostname()}:{pid}:{'+'.join(lanes)}"
+
+
 class BotWorker:
     """One worker: claims jobs of its lanes, one at a time, and does them."""
 
     def __init__(self, settings: Settings, lanes: list[str], name: str | None = None) -> None:
         self.settings = settings
         self.lanes = lanes
-        self.name = name or f"{socket.gethostname()}:{os.getpid()}:{'+'.join(lanes)}"
+        self.name = name or worker_name(os.getpid(), lanes)
         self.engine = db.make_engine(settings.database_url, settings.sqlite_synchronous)
         channel = CHANNEL if settings.is_postgres and not settings.redis_url else None
         self.bells = Bells.for_database(settings.database_url)
@@ -408,7 +414,8 @@ class WorkerPool:
     restarted if one dies; each one stops by itself when this process is gone. One that stopped as
     asked (SIGTERM or SIGINT, exit status 0) is not restarted: Ctrl-C in a terminal, or a service
     manager stopping the server, signals the whole process group, and the workers usually stop
-    before this process has begun to."""
+    before this process has begun to. The jobs a dead worker held are put back in the queue at
+    once (a bot turn is played again within seconds, not after the rest of its lease)."""
 
     def __init__(self, lanes: list[list[str]], env: dict[str, str] | None = None) -> None:
         self.lanes = lanes
@@ -416,6 +423,24 @@ class WorkerPool:
         self.procs: list[subprocess.Popen[bytes] | None] = [None] * len(lanes)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def _release(self, index: int, pid: int) -> None:
+        """Put back the jobs of a worker that died (it renews and finishes none of them any more)."""
+        name = worker_name(pid, self.lanes[index])
+        url = self.env.get("POWERGRID_DATABASE_URL") or DEFAULT_DATABASE_URL  # as the workers read it
+        engine = db.make_engine(url)
+        try:
+            released = JobQueue(engine).release(name)
+        except Exception as exc:  # the database is away: the leases run out instead
+            log.warning("putting back the jobs of bot worker %s failed (%s)", name, exc)
+            return
+        finally:
+            engine.dispose()
+        if released:
+            log.warning("bot worker %d held %d jobs: queued again", pid, released)
+            bells = Bells.for_database(url)  # wake the other workers on this machine
+            bells.ring(JOBS)
+            bells.close()
 
     def _start(self, index: int) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "bots",
@@ -438,6 +463,7 @@ class WorkerPool:
                     self.procs[i] = None
                 else:
                     log.warning("bot worker %d exited (%s); starting another", proc.pid, proc.returncode)
+                    self._release(i, proc.pid)
                     self.procs[i] = self._start(i)
 
     def stop(self) -> None:

@@ -2,9 +2,10 @@
 
 Both run on the search lane, so they never delay the quick lane's bot turns. A hint's job has the
 asking seat's ``client`` key, so one seat runs one hint at a time; every analysis job has the
-client ``analysis``, so analyses together hold at most ``search_per_client`` workers, and each
-job judges only a few seconds' worth of decisions, then queues the next part: a long analysis
-never keeps a worker from other games' bot turns for long.
+client ``analysis``, so analyses together hold at most ``search_per_client`` workers. Analysis
+jobs are ``BACKGROUND`` work: a due bot turn or hint of the search lane is claimed before any of
+them, and a running one stops after the decision it is judging when such a job is due, then
+queues its next part (as it does anyway after a few seconds' worth of decisions).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import powergrid as pg
 from powergrid.coach import Analyser, Decision, NoHint, hint
 
 from ..bots.bot_worker import BotWorker, register_handler
-from ..storage.jobs import SEARCH, Job, JobSpec
+from ..storage.jobs import BACKGROUND, SEARCH, Job, JobSpec
 from . import coach_store
 
 log = logging.getLogger("powergrid.coach")
@@ -49,7 +50,7 @@ def hint_job(game_id: str, seat: int, version: int) -> JobSpec:
 
 def analysis_job(game_id: str, start: int) -> JobSpec:
     return JobSpec(coach_store.ANALYSIS, SEARCH, f"{game_id}:{start}", {"from": start}, game_id=game_id,
-                   client=ANALYSIS_CLIENT)
+                   client=ANALYSIS_CLIENT, priority=BACKGROUND)
 
 
 def _frame_state(worker: BotWorker, game_id: str, version: int) -> pg.GameState | None:
@@ -95,7 +96,8 @@ def do_analysis(worker: BotWorker, job: Job) -> None:
     began = time.perf_counter()
     judged: list[Decision] = []
     n = start
-    while n < analyser.total and (not judged or time.perf_counter() - began < ANALYSIS_SLICE_S):
+    while n < analyser.total and (not judged or (time.perf_counter() - began < ANALYSIS_SLICE_S
+                                                 and not worker.queue.waits_ahead(job.lane, BACKGROUND))):
         judged.append(analyser.judge(n))
         n += 1
     result: dict[str, Any] | None = None

@@ -61,6 +61,8 @@ analyses = Table(
     Column("decisions", Text, nullable=False),
     Column("result", Text, nullable=True),
     Column("updated_at", Float, nullable=False),
+    #: the hashed key of the client that started it (analyses in progress are bounded per client)
+    Column("client", String(64), nullable=True),
 )
 
 DEFAULT_HINTS_PER_SEAT = 10
@@ -136,17 +138,44 @@ def job_outcome(engine: Engine, kind: str, key: str) -> tuple[str, Any] | None:
 
 
 # ---------------------------------------------------------------- analyses
-def start_analysis(engine: Engine, game_id: str, job: JobSpec) -> None:
-    """Queue the game's analysis unless it exists (it is computed once per game)."""
+#: seconds a client refused for a full analysis queue is told to wait (an analysis takes minutes)
+ANALYSIS_RETRY_S = 60
+
+
+def start_analysis(engine: Engine, game_id: str, job: JobSpec, client: str | None = None,
+                   per_client: int = 0, most: int = 0) -> None:
+    """Queue the game's analysis unless it exists (it is computed once per game).
+
+    :raises ApiError: ``analysis_limit`` when ``client`` has ``per_client`` analyses in progress,
+        ``analysis_queue_full`` when ``most`` analyses are in progress on the server (0: no bound).
+    """
     try:
         with engine.begin() as conn:
             if conn.execute(select(analyses.c.game_id).where(analyses.c.game_id == game_id)).first():
                 return
+            if most > 0 and _in_progress(conn, None) >= most:
+                raise ApiError("analysis_queue_full",
+                               f"{most} analyses are queued or running: try again later", ANALYSIS_RETRY_S)
+            if client is not None and per_client > 0 and _in_progress(conn, client) >= per_client:
+                raise ApiError("analysis_limit", f"{per_client} analyses asked for from this address are "
+                               "still in progress: wait for one to finish", ANALYSIS_RETRY_S)
             conn.execute(insert(analyses).values(game_id=game_id, status=QUEUED, done=0, total=None,
-                                                 decisions="[]", result=None, updated_at=time.time()))
+                                                 decisions="[]", result=None, updated_at=time.time(),
+                                                 client=client))
             enqueue(conn, job)
     except IntegrityError:
         return  # a simultaneous request queued it first
+
+
+def _in_progress(conn: Any, client: str | None) -> int:
+    """Analyses with a job queued or running (of one client, or of all): one failed for good, whose
+    last job was given up, no longer counts."""
+    j, a = db.jobs.c, analyses.c
+    live = (select(func.count()).select_from(db.jobs)
+            .where(j.kind == ANALYSIS, j.status.in_((QUEUED, RUNNING))))
+    if client is not None:
+        live = live.where(j.game_id.in_(select(a.game_id).where(a.client == client)))
+    return int(conn.execute(live).scalar_one())
 
 
 def analysis_row(engine: Engine, game_id: str) -> Any:

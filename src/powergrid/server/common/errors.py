@@ -18,6 +18,7 @@ STATUS = {
     "bot_games_limit": 429,
     "socket_limit": 429, "message_rate_limited": 429,
     "hints_off": 403, "hint_limit": 429,  # the coach (coach_routes.py)
+    "analysis_limit": 429, "analysis_queue_full": 503,
     # taking back (undo.py): the engine's reasons (powergrid.rules.undo); game_over is above
     "undo_off": 403, "nothing_to_undo": 409, "not_your_action": 409, "another_player_acted": 409,
     "new_information": 409,

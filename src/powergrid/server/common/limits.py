@@ -43,7 +43,8 @@ class Limits:
     active_games: int = field(default_factory=lambda: _env_int("ACTIVE_GAMES", 20))
     #: of those, games with at least one bot seat
     bot_games: int = field(default_factory=lambda: _env_int("BOT_GAMES", 5))
-    #: HTTP requests a second from one client (per server process), with bursts up to request_burst
+    #: what one client sends a second (per server process): HTTP requests, WebSocket handshakes and
+    #: socket messages together, with bursts up to request_burst
     requests_per_second: float = field(default_factory=lambda: _env("REQUESTS_PER_SECOND", 20))
     request_burst: int = field(default_factory=lambda: _env_int("REQUEST_BURST", 120))
     #: open WebSockets of one client (per server process)
@@ -51,6 +52,10 @@ class Limits:
     #: messages a second one WebSocket may send, with bursts up to message_burst
     messages_per_second: float = field(default_factory=lambda: _env("MESSAGES_PER_SECOND", 5))
     message_burst: int = field(default_factory=lambda: _env_int("MESSAGE_BURST", 20))
+    #: analyses of finished games one client has queued or running at once (across processes)
+    analyses_per_client: int = field(default_factory=lambda: _env_int("ANALYSES_PER_CLIENT", 2))
+    #: analyses queued or running on the whole server: beyond, 503 analysis_queue_full
+    analysis_queue: int = field(default_factory=lambda: _env_int("ANALYSIS_QUEUE", 16))
     #: TCP connections of one client at once (per server process; trusted proxies are not counted)
     connections_per_client: int = field(default_factory=lambda: _env_int("CONNECTIONS_PER_CLIENT", 64))
     #: seconds a connection has to send a request's headers (and a WebSocket its first message)
@@ -72,6 +77,12 @@ class Limits:
     def addresses(self) -> ClientAddresses:
         return ClientAddresses(self.trusted_proxies, self.client_ip_header)
 
+    def request_buckets(self) -> BucketsByClient | None:
+        """The per-client buckets of ``requests_per_second`` (None when off): one per process, shared
+        by the HTTP requests, the socket handshakes (``RequestRate``) and the socket messages."""
+        return (BucketsByClient(self.requests_per_second, self.request_burst)
+                if self.on(self.requests_per_second) else None)
+
 
 def retry_seconds(wait: float) -> int:
     return max(1, math.ceil(wait))
@@ -89,23 +100,40 @@ async def send_error(send: Any, status: int, code: str, message: str, retry_afte
     await send({"type": "http.response.body", "body": payload})
 
 
-class RequestRate:
-    """Pure ASGI middleware: HTTP requests per client, ``429 rate_limited`` with ``Retry-After`` beyond."""
+RATE_LIMITED = "too many requests from this address; slow down"
 
-    def __init__(self, app: Any, limits: Limits) -> None:
+
+class RequestRate:
+    """Pure ASGI middleware: HTTP requests and WebSocket handshakes per client (the client's socket
+    messages take from the same buckets: socket.py), ``429 rate_limited`` with ``Retry-After``
+    beyond; a refused handshake is accepted, told so and closed with 4429 (so a client reconnecting
+    in a loop is as bounded as one sending requests)."""
+
+    def __init__(self, app: Any, limits: Limits, buckets: BucketsByClient | None = None) -> None:
         self.app = app
         self.addresses = limits.addresses()
-        self.buckets = (BucketsByClient(limits.requests_per_second, limits.request_burst)
-                        if limits.on(limits.requests_per_second) else None)
+        self.buckets = buckets if buckets is not None else limits.request_buckets()
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.buckets is not None:
+        if scope["type"] in ("http", "websocket") and self.buckets is not None:
             wait = self.buckets.take(self.addresses.of_scope(scope))
             if wait > 0:
-                await send_error(send, 429, "rate_limited", "too many requests from this address; "
-                                 "slow down", retry_seconds(wait))
+                if scope["type"] == "http":
+                    await send_error(send, 429, "rate_limited", RATE_LIMITED, retry_seconds(wait))
+                else:
+                    await refuse_socket(receive, send, "rate_limited", RATE_LIMITED, retry_seconds(wait))
                 return
         await self.app(scope, receive, send)
+
+
+async def refuse_socket(receive: Any, send: Any, code: str, message: str, retry_after: int) -> None:
+    """Answer a WebSocket handshake with an error message and close it with 4429."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    error = {"code": code, "message": message, "retry_after": retry_after}
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps({"type": "error", "error": error})})
+    await send({"type": "websocket.close", "code": 4429})
 
 
 class BodyLimit:

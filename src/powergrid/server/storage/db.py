@@ -113,6 +113,8 @@ jobs = Table(
     Column("payload", Text, nullable=False),
     Column("status", String(12), nullable=False),
     Column("not_before", Float, nullable=False),
+    #: claimed lowest first among due jobs (jobs.INTERACTIVE, jobs.BACKGROUND)
+    Column("priority", Integer, nullable=False, server_default="0"),
     Column("lease_until", Float, nullable=True),
     Column("worker", String(64), nullable=True),
     Column("attempts", Integer, nullable=False),

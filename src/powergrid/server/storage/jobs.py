@@ -1,17 +1,20 @@
 """The job queue: work for worker processes, kept in the database (SQLite or PostgreSQL).
 
-A job has a ``kind`` (``bot_turn``; ``hint`` and ``analysis`` may follow), a ``lane`` (workers
-take only the lanes they are given, so cheap work never waits behind search), a ``key`` unique
-within its kind (a job is enqueued once: a bot turn's key is ``<game>:<version>``), a JSON
-payload and a not-before time.
+A job has a ``kind`` (``bot_turn``, ``hint``, ``analysis``), a ``lane`` (workers take only the
+lanes they are given, so cheap work never waits behind search), a ``key`` unique within its kind
+(a job is enqueued once: a bot turn's key is ``<game>:<version>``), a JSON payload, a not-before
+time and a priority. Due jobs are claimed in (priority, not-before, id) order: a bot turn or a
+hint (``INTERACTIVE``: someone waits on it) goes before every queued analysis (``BACKGROUND``),
+however long the analyses have waited.
 
 Claiming takes one due job under a *lease*: ``status`` becomes ``running`` with ``lease_until``
 set. On PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` so concurrent
 workers pass each other; on SQLite (one writer at a time) a conditional ``UPDATE ... WHERE
 status = 'queued' OR lease expired`` that must change exactly one row does the same. A worker
 that dies leaves its job ``running`` until the lease runs out; then another worker claims it
-again. Whatever the job's effect is must therefore be idempotent: a bot turn's move is an append
-at a fixed version, which exactly one writer can make.
+again (the pool that started a worker which died puts its jobs back in the queue at once:
+``release``). Whatever the job's effect is must therefore be idempotent: a bot turn's move is an
+append at a fixed version, which exactly one writer can make.
 
 Enqueueing takes the caller's connection, so a job is stored in the same transaction as the
 change that calls for it (a bot turn with the action that makes it the bot's turn): never lost.
@@ -40,6 +43,10 @@ JOBS_CHANNEL = "powergrid_jobs"
 #: lanes: ``quick`` (random and heuristic bots, cheap), ``search`` (MCTS bots, seconds of CPU)
 QUICK, SEARCH = "quick", "search"
 
+#: priorities, lowest claimed first: work someone waits on (bot turns, hints), then background work
+#: (analyses of finished games)
+INTERACTIVE, BACKGROUND = 0, 1
+
 
 @dataclass(frozen=True)
 class JobSpec:
@@ -55,6 +62,8 @@ class JobSpec:
     client: str | None = None
     #: time.time() before which no worker takes it
     not_before: float = 0.0
+    #: among due jobs of a lane, lower first (INTERACTIVE, BACKGROUND)
+    priority: int = INTERACTIVE
 
 
 @dataclass
@@ -85,7 +94,8 @@ def enqueue_all(conn: Connection, specs: list[JobSpec]) -> None:
     at = time.time()
     values = [{"b_kind": spec.kind, "b_lane": spec.lane, "b_key": spec.key, "b_game_id": spec.game_id,
                "b_version": spec.version, "b_client": spec.client, "b_payload": json.dumps(spec.payload),
-               "b_not_before": spec.not_before, "b_created_at": at} for spec in specs]
+               "b_not_before": spec.not_before, "b_priority": spec.priority, "b_created_at": at}
+              for spec in specs]
     if conn.dialect.name == "postgresql":
         conn.execute(_INSERT_PG, values)
         conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
@@ -111,7 +121,7 @@ def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
 # time cost more than the database did (the values are bound parameters).
 _J = db.jobs
 _NEW_JOB = {name: bindparam(f"b_{name}") for name in ("kind", "lane", "key", "game_id", "version", "client",
-                                                     "payload", "not_before", "created_at")}
+                                                     "payload", "not_before", "priority", "created_at")}
 _INSERT_PG = postgresql.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _INSERT_SQLITE = sqlite.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _CLAIMABLE = or_(_J.c.status == QUEUED, and_(_J.c.status == RUNNING, _J.c.lease_until < bindparam("b_now")))
@@ -126,6 +136,8 @@ _MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
                       result=bindparam("b_result")))
 _NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane.in_(bindparam("b_lanes", expanding=True)),
                                                     _J.c.status == QUEUED)
+_RELEASE = (update(_J).where(_J.c.worker == bindparam("b_worker"), _J.c.status == RUNNING)
+            .values(status=QUEUED, lease_until=None))
 _RENEW = (update(_J).where(_J.c.id == bindparam("b_id"), _J.c.worker == bindparam("b_worker"),
                            _J.c.status == RUNNING)
           .values(lease_until=bindparam("b_lease_until")))
@@ -145,7 +157,7 @@ def _candidates(lane: str, search_per_client: int, postgres: bool) -> Any:
     """The query for a lane's next due jobs (a few more than wanted: on SQLite another worker may
     take some between the read and the lease)."""
     query = (select(_J).where(_J.c.lane == lane, _CLAIMABLE, _J.c.not_before <= bindparam("b_now"))
-             .order_by(_J.c.not_before, _J.c.id).limit(bindparam("b_most")))
+             .order_by(_J.c.priority, _J.c.not_before, _J.c.id).limit(bindparam("b_most")))
     if lane == SEARCH and search_per_client > 0:
         busy = (select(_J.c.client).where(_J.c.lane == SEARCH, _J.c.status == RUNNING,
                                           _J.c.lease_until >= bindparam("b_now"), _J.c.client.is_not(None))
@@ -205,7 +217,7 @@ class JobQueue:
                 conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
                 rows = conn.execute(query, {"b_now": now, "b_most": most, "b_worker": worker,
                                             "b_lease_until": now + self.lease_s}).all()
-                for row in sorted(rows, key=lambda r: (r.not_before, r.id)):
+                for row in sorted(rows, key=lambda r: (r.priority, r.not_before, r.id)):
                     if row.attempts > self.max_attempts:
                         conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
                             {"error": f"given up after {row.attempts - 1} attempts"})})
@@ -228,6 +240,18 @@ class JobQueue:
                     break
         return claimed
 
+    def waits_ahead(self, lane: str, priority: int) -> bool:
+        """Whether a due job of the lane that this worker could claim comes before work of this
+        priority: a long background job (an analysis) then stops early and queues its rest."""
+        query = self._queries.get(f"ahead:{lane}")
+        if query is None:
+            query = self._queries[f"ahead:{lane}"] = (
+                _candidates(lane, self.search_per_client, postgres=False).with_only_columns(_J.c.id)
+                .where(_J.c.priority < bindparam("b_priority")))
+        with self.engine.connect() as conn:
+            return conn.execute(query, {"b_now": time.time(), "b_most": 1, "b_priority": priority}).first() \
+                is not None
+
     def next_due(self, lanes: list[str]) -> float | None:
         """When the soonest queued job of these lanes is due (a paced bot's turn waits), or None."""
         with self.engine.connect() as conn:
@@ -240,6 +264,15 @@ class JobQueue:
             result = conn.execute(_RENEW, {"b_id": job.id, "b_worker": job.worker,
                                            "b_lease_until": time.time() + self.lease_s})
             return result.rowcount == 1
+
+    def release(self, worker: str) -> int:
+        """Put the jobs leased to ``worker`` back in the queue, due as they were, without waiting for
+        their leases to run out: only for a worker known to be dead (its process has exited). How many."""
+        with self.engine.begin() as conn:
+            released = int(conn.execute(_RELEASE, {"b_worker": worker}).rowcount or 0)
+            if released and conn.dialect.name == "postgresql":
+                conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
+        return released
 
     def done(self, job: Job, result: Any = None) -> None:
         with self.engine.begin() as conn:
