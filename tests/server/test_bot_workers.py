@@ -266,7 +266,7 @@ def test_the_pool_restarts_a_worker_that_died_not_one_that_stopped_as_asked(
 
 def test_the_pool_puts_back_at_once_the_turn_of_a_worker_that_died(settings: Settings) -> None:
     # the lease is far longer than the test may wait: only the pool's release lets the turn be redone
-    from powergrid.server.bot_worker import WorkerPool, worker_name
+    from powergrid.server.bots.bot_worker import WorkerPool, worker_name
 
     with TestClient(create_app(settings)) as client:  # no bot worker here: the pool's play
         game = create(client, 2, [{"kind": "bot", "bot": "mcts:strong"}] * 2, seed=8)

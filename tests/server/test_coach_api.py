@@ -160,7 +160,7 @@ def test_a_persons_bot_moves_while_an_analysis_runs(client: TestClient,
     due at once, analyses went before every paced bot turn: 20 of them held a bot's reply 246 s.)"""
     from sqlalchemy import select
 
-    from powergrid.server import db
+    from powergrid.server.storage import db
 
     from .play import play
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from powergrid.server.common import collector
 
-PROBE = ("import gc, json; from powergrid.server import collector; before = gc.get_threshold(); "
+PROBE = ("import gc, json; from powergrid.server.common import collector; before = gc.get_threshold(); "
          "collector.tune({}); print(json.dumps([before, gc.get_threshold(), gc.get_freeze_count()]))")
 
 

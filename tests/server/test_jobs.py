@@ -126,7 +126,7 @@ def test_a_due_bot_turn_is_claimed_before_every_queued_analysis(engine: Engine) 
     not-before alone, 20 analyses (each re-queueing its next part) held a person's bot 246 s."""
     from dataclasses import replace
 
-    from powergrid.server.coach_jobs import analysis_job
+    from powergrid.server.coach.coach_jobs import analysis_job
 
     queue = JobQueue(engine, search_per_client=1)
     for i in range(20):
