@@ -40,7 +40,7 @@ from .socket import SocketCounts, serve_socket
 
 log = logging.getLogger("powergrid.server")
 
-WEB = Path(__file__).resolve().parent.parent / "web" / "static"
+WEB = Path(__file__).resolve().parents[2] / "web" / "static"  # src/powergrid/web/static
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Power Grid</title></head>
 <body><h1>Power Grid server</h1><p>The browser client is not installed. The API is documented at
