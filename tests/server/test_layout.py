@@ -119,3 +119,20 @@ def test_the_checker_sees_relative_imports_of_modules_and_of_names(tmp_path: Pat
                        {"powergrid.server.api.app", "powergrid.server.games.b", "powergrid.server.api",
                         "powergrid.server.common.errors"})
     assert found == {"powergrid.server.api.app", "powergrid.server.games.b", "powergrid.server.common.errors"}
+
+
+def test_the_server_finds_the_browser_client_it_serves(tmp_path: Path) -> None:
+    # moving the app into api/ once pointed it at a folder that does not exist: the pages fell back
+    # to a placeholder and every script was a 404
+    from fastapi.testclient import TestClient
+
+    from powergrid.server import Settings, create_app
+    from powergrid.server.common.limits import Limits
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/g.db", redis_url=None,
+                              limits=Limits(enabled=False)))
+    with TestClient(app) as client:
+        for page in ("/", "/replay"):
+            r = client.get(page)
+            assert r.status_code == 200 and "not installed" not in r.text and "<script" in r.text
+        assert client.get("/static/js/common.js").status_code == 200
