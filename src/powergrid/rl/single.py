@@ -53,7 +53,7 @@ class SingleAgentEnv(gym.Env):
                  bid_cap: int = DEFAULT_BID_CAP, opponents: Opponent | list[Opponent] = "random",
                  seat: int = 0, max_decisions: int = DEFAULT_MAX_DECISIONS,
                  illegal_action: str = "terminate", map_file: str | None = None,
-                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = True) -> None:
+                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = False) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
         self.view_in_info = view_in_info
