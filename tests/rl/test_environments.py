@@ -104,14 +104,14 @@ def test_aec_observations_and_masks_held_keep_their_values() -> None:
             assert np.array_equal(np.asarray(kept), value)
 
 
-def test_aec_illegal_action_raises_by_name_or_terminates() -> None:
-    env = rl.raw_env(seed=3)
+def test_aec_illegal_action_terminates_by_default_or_raises_by_name() -> None:
+    env = rl.raw_env(seed=3, illegal_action="raise")
     env.reset()
     mask = env.observe(env.agent_selection)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[-1])
     with pytest.raises(IllegalEncodedAction, match=rf"action {bad} \(.*\) is not legal now"):
         env.step(bad)
-    soft = rl.raw_env(seed=3, illegal_action="terminate")
+    soft = rl.raw_env(seed=3)  # PettingZoo's classic games' convention: the offender loses
     soft.reset()
     offender = soft.agent_selection
     soft.step(bad)

@@ -239,8 +239,7 @@ def test_what_sb3s_env_checker_checks(kwargs) -> None:
 def test_pettingzoo_state_test_and_the_state_hides_the_deck() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        state_test(rl.env(seed=14, illegal_action="terminate"),
-                   rl.parallel_env(seed=14, illegal_action="terminate"), num_cycles=30)
+        state_test(rl.env(seed=14), rl.parallel_env(seed=14), num_cycles=30)  # the defaults
     env = rl.raw_env(seed=15)
     env.reset()
     _advance_aec(env, 200, np.random.default_rng(5))
@@ -258,7 +257,7 @@ def test_pettingzoo_state_test_and_the_state_hides_the_deck() -> None:
 def test_parallel_conversion_turn_based_works_and_simultaneous_is_refused() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        parallel_api_test(rl.parallel_env(seed=16, illegal_action="terminate"), num_cycles=40)
+        parallel_api_test(rl.parallel_env(seed=16), num_cycles=40)
     par = rl.parallel_env(seed=17)
     observations, infos = par.reset()
     rng = np.random.default_rng(6)

@@ -35,7 +35,6 @@ GYM_ID = "powergrid/PowerGrid-v0"
 #: names that need gymnasium and pettingzoo, loaded on first use: module of each
 _ENVIRONMENTS = {"PowerGridAEC": "aec", "env": "aec", "parallel_env": "aec", "raw_env": "aec",
                  "SingleAgentEnv": "single", "PowerGridVectorEnv": "vector", "vector_env": "vector",
-                 "FlatObservation": "flat", "flat_observation_space": "flat",
                  "OpponentPool": "league", "map_graph": "graph", "MapGraph": "graph"}
 
 
@@ -60,10 +59,9 @@ def _register() -> None:
 _register()
 
 __all__ = [
-    "ActionCodec", "ActionNotEncodable", "BID_ENCODINGS", "FlatObservation", "flat_observation_space",
-    "MapGraph", "map_graph", "OpponentPool", "BID_RAISES", "decode", "DEFAULT_BID_CAP",
-    "EncodedLegal", "env", "GYM_ID", "IllegalEncodedAction", "legal_mask", "observation_fields",
-    "ObservationEncoder", "observe", "OPEN_OFFSETS", "parallel_env", "PolicyBot", "potentials",
-    "PowerGridAEC", "PowerGridVectorEnv", "rank_rewards", "raw_env", "REWARDS", "SingleAgentEnv",
-    "terminal_rewards", "vector_env",
+    "ActionCodec", "ActionNotEncodable", "BID_ENCODINGS", "BID_RAISES", "decode", "DEFAULT_BID_CAP",
+    "EncodedLegal", "env", "GYM_ID", "IllegalEncodedAction", "legal_mask", "MapGraph", "map_graph",
+    "observation_fields", "ObservationEncoder", "observe", "OPEN_OFFSETS", "OpponentPool", "parallel_env",
+    "PolicyBot", "potentials", "PowerGridAEC", "PowerGridVectorEnv", "rank_rewards", "raw_env", "REWARDS",
+    "SingleAgentEnv", "terminal_rewards", "vector_env",
 ]

@@ -109,7 +109,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, map: str = "germany", players: int = 4, seed: int | None = None,
                  variant: str = "standard", regions: Any = None, reward: str = "win",
                  bid_cap: int = DEFAULT_BID_CAP, max_decisions: int = DEFAULT_MAX_DECISIONS,
-                 illegal_action: str = "raise", map_file: str | None = None,
+                 illegal_action: str = "terminate", map_file: str | None = None,
                  render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = False) -> None:
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
@@ -347,7 +347,8 @@ def env(map: str = "germany", players: int = 4, seed: int | None = None, variant
     """A PettingZoo AEC environment for Power Grid (wrapped to enforce call order).
 
     Extra keyword arguments: ``max_decisions`` (truncation limit, default 10,000),
-    ``illegal_action`` ("raise" or "terminate"), ``map_file``, ``render_mode`` ("ansi"/"human"),
+    ``illegal_action`` ("terminate", the default: the offender gets -1 and the game ends, as in
+    PettingZoo's classic games; or "raise"), ``map_file``, ``render_mode`` ("ansi"/"human"),
     ``bids`` ("absolute" or "compact"), ``view_in_info`` (default False: True puts the seat's
     view in ``infos[agent]["view"]``; it is large to pickle, so process-based vector envs slow down).
     """
