@@ -42,8 +42,8 @@ import numpy as np
 
 import powergrid as pg
 from powergrid.bots import Bot, make_bot
-from powergrid.rl.codec import ActionCodec, ActionNotEncodable, EncodedLegal
-from powergrid.rl.learned import BIDS, LearnedBot, MLPPolicy
+from powergrid.rl.codec import ActionCodec
+from powergrid.rl.learned import BIDS, LearnedBot, MLPPolicy, action_index, prior_index
 from powergrid.rl.observation import ObservationEncoder
 from powergrid.sim import run_tournament
 from powergrid.sim.seeds import derive_seed
@@ -53,22 +53,7 @@ MAP = "germany"
 
 
 # ----------------------------------------------------------------------------- samples
-def teacher_index(codec: ActionCodec, view: pg.GameView, legal: EncodedLegal,
-                  action: pg.Action) -> int | None:
-    """The teacher's action as an index of the compact encoding, or None where it has none."""
-    try:
-        index = codec.encode(view, action)
-        return index if legal.mask[index] else None
-    except ActionNotEncodable:
-        if action.kind not in ("open", "bid"):
-            return None
-    best: tuple[int, int] | None = None
-    for i in legal.indices:
-        a = legal.action(i)
-        if a.kind == action.kind and a.plant == action.plant and a.amount <= action.amount:
-            if best is None or a.amount > best[0]:
-                best = (a.amount, i)
-    return None if best is None else best[1]
+Data = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # observations, masks, actions, priors
 
 
 class Recorder:
@@ -79,23 +64,27 @@ class Recorder:
         self.obs: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
         self.actions: list[int] = []
+        self.priors: list[int] = []
 
     def record(self, view: pg.GameView, action: pg.Action) -> None:
         legal = self.codec.legal(view)
-        index = teacher_index(self.codec, view, legal, action)
+        index = action_index(self.codec, view, legal, action)
         if index is not None:
             self.obs.append(self.encoder.encode(view).astype(np.float16))
             self.masks.append(legal.mask.astype(bool))
             self.actions.append(index)
+            prior = prior_index(self.codec, view, legal)
+            self.priors.append(-1 if prior is None else prior)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> Data:
         size = self.encoder.size
         return (np.array(self.obs, np.float16).reshape(-1, size),
-                np.array(self.masks, bool).reshape(-1, self.codec.size), np.array(self.actions, np.int16))
+                np.array(self.masks, bool).reshape(-1, self.codec.size), np.array(self.actions, np.int16),
+                np.array(self.priors, np.int16))
 
 
 def play(players: int, seed: int, game: int, teacher: str, policy: MLPPolicy | None,
-         ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], int]:
+         ) -> tuple[Data, int]:
     """One game; returns the teacher's samples and 1 if the student (or the watched seat) won.
 
     Without a policy: teacher games (even ``game``: the teacher everywhere). With one: the student
@@ -131,7 +120,7 @@ def play(players: int, seed: int, game: int, teacher: str, policy: MLPPolicy | N
 
 
 def collect(players: int, seed: int, games: range, teacher: str, policy: MLPPolicy | None,
-            workers: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], float]:
+            workers: int) -> tuple[Data, float]:
     job = partial(play, players, seed, teacher=teacher, policy=policy)
     if workers > 1:
         with futures.ProcessPoolExecutor(workers) as pool:
@@ -139,38 +128,56 @@ def collect(players: int, seed: int, games: range, teacher: str, policy: MLPPoli
     else:
         results = [job(g) for g in games]
     parts = [r[0] for r in results]
-    joined = tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+    joined = tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
     return joined, float(np.mean([r[1] for r in results])) if results else 0.0  # type: ignore[return-value]
 
 
 # ----------------------------------------------------------------------------- the network
 class Trainer:
-    """The MLP with Adam, in numpy: masked softmax cross-entropy on the teacher's index."""
+    """The MLP with Adam, in numpy: masked softmax cross-entropy on the teacher's index. With a
+    prior, the input ends with the heuristic's action as a one-hot and that action's logit gets
+    a learned weight more (``MLPPolicy``'s prior)."""
 
-    def __init__(self, sizes: list[int], seed: int, lr: float) -> None:
+    def __init__(self, sizes: list[int], seed: int, lr: float, prior: bool, prior_start: float = 3.0) -> None:
         rng = np.random.default_rng(seed)
+        self.prior = prior
+        self.actions = sizes[-1]
+        if prior:
+            sizes = [sizes[0] + self.actions, *sizes[1:]]
         self.params = []
         for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
             scale = np.sqrt(2.0 / a) if i < len(sizes) - 2 else 0.01 / np.sqrt(a)
             self.params += [(rng.standard_normal((a, b)) * scale).astype(np.float32), np.zeros(b, np.float32)]
+        self.layers = len(self.params) // 2
+        if prior:
+            self.params.append(np.array([prior_start], np.float32))
         self.m = [np.zeros_like(p) for p in self.params]
         self.v = [np.zeros_like(p) for p in self.params]
         self.t = 0
         self.lr = lr
         self.rng = rng
 
-    def forward(self, x: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    def _hint(self, priors: np.ndarray) -> np.ndarray:
+        hint = np.zeros((len(priors), self.actions), np.float32)
+        rows = np.flatnonzero(priors >= 0)
+        hint[rows, priors[rows]] = 1.0
+        return hint
+
+    def forward(self, x: np.ndarray, priors: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+        hint = self._hint(priors) if self.prior else np.zeros((len(x), 0), np.float32)
+        x = np.concatenate([x, hint], axis=1) if self.prior else x
         acts = [x]
-        layers = len(self.params) // 2
-        for i in range(layers):
+        for i in range(self.layers):
             x = x @ self.params[2 * i] + self.params[2 * i + 1]
-            if i < layers - 1:
+            if i < self.layers - 1:
                 x = np.maximum(x, 0.0)
             acts.append(x)
-        return acts, x
+        if self.prior:
+            x = x + self.params[-1][0] * hint
+        return acts, x, hint
 
-    def step(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-        acts, logits = self.forward(x)
+    def step(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray, priors: np.ndarray) -> tuple[float, float]:
+        acts, logits, hint = self.forward(x, priors)
         logits = np.where(mask, logits, -1e9)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
@@ -182,8 +189,9 @@ class Trainer:
         grad[rows, y] -= 1.0
         grad /= len(y)
         grads: list[np.ndarray] = [np.empty(0)] * len(self.params)
-        layers = len(self.params) // 2
-        for i in reversed(range(layers)):
+        if self.prior:
+            grads[-1] = np.array([(grad * hint).sum()], np.float32)
+        for i in reversed(range(self.layers)):
             grads[2 * i] = acts[i].T @ grad
             grads[2 * i + 1] = grad.sum(axis=0)
             if i:
@@ -198,18 +206,19 @@ class Trainer:
             self.params[k] -= (self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
         return loss, accuracy
 
-    def accuracy(self, x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> float:
+    def accuracy(self, data: Data, rows: np.ndarray) -> float:
         hits = 0
-        for start in range(0, len(y), 4096):
-            _, logits = self.forward(x[start:start + 4096].astype(np.float32))
-            logits = np.where(mask[start:start + 4096], logits, -np.inf)
-            hits += int((logits.argmax(axis=1) == y[start:start + 4096]).sum())
-        return hits / max(1, len(y))
+        for start in range(0, len(rows), 4096):
+            part = rows[start:start + 4096]
+            _, logits, _ = self.forward(data[0][part].astype(np.float32), data[3][part].astype(np.int64))
+            logits = np.where(data[1][part], logits, -np.inf)
+            hits += int((logits.argmax(axis=1) == data[2][part]).sum())
+        return hits / max(1, len(rows))
 
     def policy(self, players: int, cities: int) -> MLPPolicy:
-        count = len(self.params) // 2
-        layers = [(self.params[2 * i].copy(), self.params[2 * i + 1].copy()) for i in range(count)]
-        return MLPPolicy(layers, players, cities)
+        layers = [(self.params[2 * i].copy(), self.params[2 * i + 1].copy()) for i in range(self.layers)]
+        weight = float(self.params[-1][0]) if self.prior else None
+        return MLPPolicy(layers, players, cities, prior_weight=weight)
 
 
 class Log:
@@ -239,22 +248,24 @@ class Log:
               + ", ".join(f"{k} {v:.4g}" for k, v in values.items()), flush=True)
 
 
-def fit(trainer: Trainer, data: tuple[np.ndarray, np.ndarray, np.ndarray], epochs: int, batch: int,
-        log: Log, phase: str, held_out: float = 0.05) -> None:
-    x, mask, y = data
+def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: str,
+        held_out: float = 0.05) -> None:
+    x, mask, y, priors = data
     order = trainer.rng.permutation(len(y))
     cut = max(1, int(len(y) * held_out))
     test, train = order[:cut], order[cut:]
+    agree = float((priors[test] == y[test]).mean())
     for epoch in range(epochs):
         trainer.rng.shuffle(train)
         losses, accs = [], []
         for start in range(0, len(train), batch):
             rows = train[start:start + batch]
-            loss, acc = trainer.step(x[rows].astype(np.float32), mask[rows], y[rows].astype(np.int64))
+            loss, acc = trainer.step(x[rows].astype(np.float32), mask[rows], y[rows].astype(np.int64),
+                                     priors[rows].astype(np.int64))
             losses.append(loss)
             accs.append(acc)
         log(phase, epoch, loss=float(np.mean(losses)), train_accuracy=float(np.mean(accs)),
-            held_out_accuracy=trainer.accuracy(x[test], mask[test], y[test].astype(np.int64)), samples=len(y))
+            held_out_accuracy=trainer.accuracy(data, test), heuristic_agreement=agree, samples=len(y))
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -292,6 +303,8 @@ def main() -> None:
     parser.add_argument("--dagger-games", type=int, default=150)
     parser.add_argument("--dagger-epochs", type=int, default=4)
     parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--prior", choices=("heuristic", "none"), default="heuristic",
+                        help="heuristic: the network sees the heuristic's action and starts from it")
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--eval-games", type=int, default=400)
@@ -312,7 +325,7 @@ def main() -> None:
     log("teacher", 0, samples=len(data[2]), seconds=time.time() - started)
     cities = len(pg.load_map(MAP).cities)
     sizes = [data[0].shape[1], args.hidden, args.hidden, data[1].shape[1]]
-    trainer = Trainer(sizes, derive_seed(args.seed, "network"), args.lr)
+    trainer = Trainer(sizes, derive_seed(args.seed, "network"), args.lr, prior=args.prior == "heuristic")
     fit(trainer, data, args.epochs, args.batch, log, "clone")
     trainer.policy(args.players, cities).save(args.out)
     next_game = args.games
