@@ -7,6 +7,7 @@ import pytest
 import powergrid as pg
 from powergrid.bots import bot_names, make_bot
 from powergrid.rl.learned import LearnedBot, MLPPolicy, shipped_policy, weights_path
+from powergrid.rl.observation import ObservationEncoder
 from powergrid.sim.game import GameSpec, play_game
 from powergrid.sim.records import Seat
 
@@ -52,6 +53,33 @@ def test_a_saved_policy_loads_with_the_same_choices(tmp_path) -> None:
         mask[rng.integers(5)] = True
         choice = loaded.choose(x, mask)
         assert mask[choice] and choice == policy.choose(x, mask)  # float16 keeps the argmax here
+
+
+def test_a_policy_with_a_prior_starts_from_the_heuristics_action(tmp_path) -> None:
+    """Zero weights and a prior: the policy plays what the heuristic bot plays (its bids taken
+    down to the compact encoding's steps), and the prior's weight survives a save."""
+    from powergrid.bots.heuristic import HeuristicBot
+    from powergrid.rl.codec import ActionCodec
+    from powergrid.rl.learned import prior_index
+
+    codec = ActionCodec(pg.load_map("germany").cities, bids="compact")
+    size = ObservationEncoder(2, 42).size
+    layers = [(np.zeros((size + codec.size, 4)), np.zeros(4)),
+              (np.zeros((4, codec.size)), np.zeros(codec.size))]
+    MLPPolicy(layers, 2, 42, prior_weight=2.5).save(tmp_path / "prior.npz")
+    policy = MLPPolicy.load(tmp_path / "prior.npz")
+    assert policy.prior_weight == 2.5
+    bot, heuristic = LearnedBot(0, policy), HeuristicBot(0)
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=3))
+    same = 0
+    for _ in range(120):
+        view = state.view(state.current_player)
+        legal = codec.legal(view)
+        action = bot.act(view)
+        assert action == codec.decode(prior_index(codec, view, legal), legal)
+        same += action == heuristic.act(view)
+        state.apply(action)
+    assert same > 100  # all but the bids between the compact steps
 
 
 def test_untrained_player_counts_are_refused_by_name_and_the_bot_is_not_listed() -> None:
