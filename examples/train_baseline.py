@@ -269,17 +269,21 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, spec: str, seed: int) -> Bot:
     if spec == "learned":
-        return LearnedBot(seed, MLPPolicy.load(path))
+        policy = MLPPolicy.load(path)
+        if boost and policy.prior_weight is not None:
+            policy.prior_weight += boost
+        return LearnedBot(seed, policy)
     return make_bot(spec, seed)
 
 
-def evaluate(path: str, players: int, games: int, seed: int, workers: int) -> dict[str, Any]:
+def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost: float = 0.0,
+             purpose: str = "evaluation") -> dict[str, Any]:
     bots = ["learned"] + ["heuristic"] * (players - 1)
     config = pg.GameConfig(map=MAP, players=players)
-    result = run_tournament(config, bots, games, derive_seed(seed, "evaluation"), workers=workers,
-                            bot_factory=partial(learned_factory, path))
+    result = run_tournament(config, bots, games, derive_seed(seed, purpose), workers=workers,
+                            bot_factory=partial(learned_factory, path, boost))
     played = [r for r in result.results if r.error is None]
     wins = sum(1.0 / len(r.winners) for r in played
                for s in r.seats if s.spec == "learned" and s.seat in r.winners)
@@ -313,10 +317,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("baseline.npz"))
     parser.add_argument("--evaluate", type=Path, help="only evaluate these weights")
     parser.add_argument("--no-tensorboard", action="store_true", help="progress.csv only")
+    parser.add_argument("--prior-boost", type=float, default=0.0,
+                        help="with --evaluate: add this to the prior's weight (fewer departures from the heuristic)")
+    parser.add_argument("--validation", action="store_true",
+                        help="with --evaluate: play the validation games (other seeds than the evaluation's)")
     args = parser.parse_args()
 
     if args.evaluate is not None:
-        result = evaluate(str(args.evaluate), args.players, args.eval_games, args.seed, args.workers)
+        result = evaluate(str(args.evaluate), args.players, args.eval_games, args.seed, args.workers,
+                          args.prior_boost, "validation" if args.validation else "evaluation")
+        result["prior_boost"] = args.prior_boost
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
