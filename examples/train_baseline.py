@@ -318,7 +318,8 @@ def main() -> None:
     parser.add_argument("--evaluate", type=Path, help="only evaluate these weights")
     parser.add_argument("--no-tensorboard", action="store_true", help="progress.csv only")
     parser.add_argument("--prior-boost", type=float, default=0.0,
-                        help="with --evaluate: add this to the prior's weight (fewer departures from the heuristic)")
+                        help="with --evaluate: add this to the prior's weight (fewer departures "
+                        "from the heuristic)")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
     args = parser.parse_args()
