@@ -12,13 +12,19 @@ Steps (every count and seed is an argument; the defaults are the shipped policy'
    (``powergrid.rl.observe``), its legal mask in the compact encoding, and the teacher's action
    as an index (a bid the compact encoding cannot express is replaced by the highest expressible
    legal bid below it; other inexpressible choices are left out).
-2. **Cloning.** A multilayer perceptron (observation -> 256 -> 256 ReLU -> one logit per action,
-   illegal actions masked) fitted by cross-entropy with Adam, ``--epochs`` passes.
+2. **Cloning.** A multilayer perceptron (observation and the heuristic bot's action as a one-hot
+   -> 256 -> 256 ReLU -> one logit per action, plus a learned weight on the heuristic's action;
+   illegal actions masked) fitted by cross-entropy with Adam, ``--epochs`` passes
+   (``--prior none``: the observation alone, no prior).
 3. **DAgger** (``--dagger`` rounds): the student plays ``--dagger-games`` games in one seat
    against heuristic bots; at each of its decisions the teacher says what it would play there
    (the student's own choice is played); the new samples join the data and the network trains on.
    The student's wins in these games are a learning curve against the heuristic.
-4. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
+4. **Calibration.** The prior's weight: each of ``--boosts`` is added to it in turn and the
+   student plays ``--validation-games`` against heuristic bots on validation seeds; the best
+   boost is kept in the saved weights (more weight: the student leaves the heuristic's choice
+   only where it is surer of the teacher's).
+5. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
    greedy, against heuristic bots, ``--eval-games`` games, with the 95% Wilson interval.
 
 Learning curves go to ``--logdir``: ``progress.csv`` always, TensorBoard event files where
@@ -295,6 +301,27 @@ def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost
             "powered": float(np.mean(powered)), "opponents_powered": float(np.mean(others))}
 
 
+def calibrate(path: Path, args: argparse.Namespace, log: Log) -> float:
+    """Step 5: the prior's weight. For each boost in ``--boosts``, the student plays
+    ``--validation-games`` against heuristic bots (validation seeds, not the evaluation's); the
+    boost that wins most is added to the saved weight (a larger weight leaves the heuristic's
+    choice only where the network is surer)."""
+    if not args.validation_games:
+        return 0.0
+    rates = {}
+    for boost in (float(b) for b in args.boosts.split(",")):
+        r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
+                     "validation")
+        rates[boost] = r["win_rate"]
+        log("calibration", int(boost * 10), prior_boost=boost, validation_win_rate=r["win_rate"])
+    best = max(rates, key=lambda b: (rates[b], -abs(b)))
+    policy = MLPPolicy.load(path)
+    if policy.prior_weight is not None and best:
+        policy.prior_weight += best
+        policy.save(path)
+    return best
+
+
 # ----------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -320,6 +347,10 @@ def main() -> None:
     parser.add_argument("--prior-boost", type=float, default=0.0,
                         help="with --evaluate: add this to the prior's weight (fewer departures "
                         "from the heuristic)")
+    parser.add_argument("--boosts", default="0,2,5", help="prior-weight boosts tried on validation games")
+    parser.add_argument("--validation-games", type=int, default=100,
+                        help="games per boost (0: no calibration)")
+    parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
     args = parser.parse_args()
@@ -331,6 +362,9 @@ def main() -> None:
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
+    if args.calibrate is not None:
+        print(json.dumps({"prior_boost": calibrate(args.calibrate, args, log)}))
+        return
     started = time.time()
     data, _ = collect(args.players, args.seed, range(args.games), args.teacher, None, args.workers)
     log("teacher", 0, samples=len(data[2]), seconds=time.time() - started)
@@ -349,11 +383,13 @@ def main() -> None:
         data = tuple(np.concatenate([a, b]) for a, b in zip(data, new, strict=True))  # type: ignore[assignment]
         fit(trainer, data, args.dagger_epochs, args.batch, log, f"dagger{round_}")
         trainer.policy(args.players, cities).save(args.out)
+    boost = calibrate(args.out, args, log)
     train_seconds = time.time() - started
-    result = {}
+    result: dict[str, Any] = {}
     if args.eval_games:
         result = evaluate(str(args.out), args.players, args.eval_games, args.seed, args.workers)
     result.update({"seed": args.seed, "teacher": args.teacher, "train_seconds": train_seconds,
+                   "prior_boost": boost,
                    "samples": int(len(data[2])), "weights": str(args.out),
                    "args": {k: str(v) for k, v in vars(args).items()}})
     if args.eval_games:
