@@ -23,9 +23,7 @@ Steps (every count and seed is an argument; the defaults are the shipped policy'
 4. **Calibration.** The prior's weight: each of ``--boosts`` is added to it in turn and the
    student plays ``--validation-games`` against heuristic bots on validation seeds; the best
    boost is kept in the saved weights (more weight: the student leaves the heuristic's choice
-   only where it is surer of the teacher's). From here on (``--exact-prior``, the default) where
-   the student picks the heuristic's action it plays it exactly, a bid between the compact
-   steps included, so that the prior alone is the heuristic itself.
+   only where it is surer of the teacher's).
 5. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
    greedy, against heuristic bots, ``--eval-games`` games, with the 95% Wilson interval.
 
@@ -277,19 +275,18 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, boost: float, exact: bool | None, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, exact: bool, spec: str, seed: int) -> Bot:
     if spec == "learned":
         policy = MLPPolicy.load(path)
         if boost and policy.prior_weight is not None:
             policy.prior_weight += boost
-        if exact is not None:
-            policy.exact_prior = exact
+        policy.exact_prior = policy.exact_prior or exact
         return LearnedBot(seed, policy)
     return make_bot(spec, seed)
 
 
 def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost: float = 0.0,
-             purpose: str = "evaluation", exact: bool | None = None) -> dict[str, Any]:
+             purpose: str = "evaluation", exact: bool = False) -> dict[str, Any]:
     bots = ["learned"] + ["heuristic"] * (players - 1)
     config = pg.GameConfig(map=MAP, players=players)
     result = run_tournament(config, bots, games, derive_seed(seed, purpose), workers=workers,
@@ -315,15 +312,13 @@ def calibrate(path: Path, args: argparse.Namespace, log: Log) -> float:
     rates = {}
     for boost in (float(b) for b in args.boosts.split(",")):
         r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
-                     "validation", args.exact_prior)
+                     "validation")
         rates[boost] = r["win_rate"]
         log("calibration", int(boost * 10), prior_boost=boost, validation_win_rate=r["win_rate"])
     best = max(rates, key=lambda b: (rates[b], -abs(b)))
     policy = MLPPolicy.load(path)
-    if policy.prior_weight is not None:
+    if policy.prior_weight is not None and best:
         policy.prior_weight += best
-        if args.exact_prior is not None:
-            policy.exact_prior = args.exact_prior
         policy.save(path)
     return best
 
@@ -357,10 +352,9 @@ def main() -> None:
     parser.add_argument("--validation-games", type=int, default=100,
                         help="games per boost (0: no calibration)")
     parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
-    parser.add_argument("--exact-prior", action=argparse.BooleanOptionalAction, default=None,
-                        help="where the policy picks the heuristic's action, play it exactly (a bid "
-                        "between the compact steps included); training's default: yes; --evaluate "
-                        "and --calibrate: the weights' own setting unless given")
+    parser.add_argument("--exact-prior", action="store_true",
+                        help="with --evaluate: where the policy picks the heuristic's action, "
+                        "play it exactly")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
     args = parser.parse_args()
@@ -373,8 +367,6 @@ def main() -> None:
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
-    if args.exact_prior is None and args.calibrate is None:
-        args.exact_prior = args.prior == "heuristic"
     if args.calibrate is not None:
         print(json.dumps({"prior_boost": calibrate(args.calibrate, args, log)}))
         return
