@@ -275,22 +275,21 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, boost: float, exact: bool, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, spec: str, seed: int) -> Bot:
     if spec == "learned":
         policy = MLPPolicy.load(path)
         if boost and policy.prior_weight is not None:
             policy.prior_weight += boost
-        policy.exact_prior = policy.exact_prior or exact
         return LearnedBot(seed, policy)
     return make_bot(spec, seed)
 
 
 def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost: float = 0.0,
-             purpose: str = "evaluation", exact: bool = False) -> dict[str, Any]:
+             purpose: str = "evaluation") -> dict[str, Any]:
     bots = ["learned"] + ["heuristic"] * (players - 1)
     config = pg.GameConfig(map=MAP, players=players)
     result = run_tournament(config, bots, games, derive_seed(seed, purpose), workers=workers,
-                            bot_factory=partial(learned_factory, path, boost, exact))
+                            bot_factory=partial(learned_factory, path, boost))
     played = [r for r in result.results if r.error is None]
     wins = sum(1.0 / len(r.winners) for r in played
                for s in r.seats if s.spec == "learned" and s.seat in r.winners)
@@ -352,18 +351,14 @@ def main() -> None:
     parser.add_argument("--validation-games", type=int, default=100,
                         help="games per boost (0: no calibration)")
     parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
-    parser.add_argument("--exact-prior", action="store_true",
-                        help="with --evaluate: where the policy picks the heuristic's action, "
-                        "play it exactly")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
     args = parser.parse_args()
 
     if args.evaluate is not None:
         result = evaluate(str(args.evaluate), args.players, args.eval_games, args.seed, args.workers,
-                          args.prior_boost, "validation" if args.validation else "evaluation",
-                          args.exact_prior)
-        result["prior_boost"], result["exact_prior"] = args.prior_boost, args.exact_prior
+                          args.prior_boost, "validation" if args.validation else "evaluation")
+        result["prior_boost"] = args.prior_boost
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)

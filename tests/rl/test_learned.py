@@ -80,15 +80,6 @@ def test_a_policy_with_a_prior_starts_from_the_heuristics_action(tmp_path) -> No
         same += action == heuristic.act(view)
         state.apply(action)
     assert same > 100  # all but the bids between the compact steps
-    policy.exact_prior = True  # where it picks the heuristic's action, it plays it exactly
-    policy.save(tmp_path / "exact.npz")
-    exact = LearnedBot(0, MLPPolicy.load(tmp_path / "exact.npz"))
-    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=3))
-    for _ in range(120):
-        view = state.view(state.current_player)
-        action = exact.act(view)
-        assert action == heuristic.act(view)
-        state.apply(action)
 
 
 def test_untrained_player_counts_are_refused_by_name_and_the_bot_is_not_listed() -> None:

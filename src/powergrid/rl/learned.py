@@ -68,13 +68,10 @@ class MLPPolicy:
     its weight (the input then ends with the heuristic's action as a one-hot)."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], players: int, cities: int,
-                 bids: str = BIDS, prior_weight: float | None = None, exact_prior: bool = False) -> None:
+                 bids: str = BIDS, prior_weight: float | None = None) -> None:
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.players, self.cities, self.bids = players, cities, bids
         self.prior_weight = prior_weight
-        #: where the policy chooses the heuristic's action, play it exactly as the heuristic
-        #: would (a bid between the compact steps included) rather than its encoded form
-        self.exact_prior = exact_prior
 
     @classmethod
     def load(cls, path: str | Path) -> MLPPolicy:
@@ -84,8 +81,7 @@ class MLPPolicy:
             players, cities = (int(v) for v in data["shape"])
             bids = str(data["bids"]) if "bids" in data.files else BIDS
             prior = float(data["prior_weight"]) if "prior_weight" in data.files else None
-            exact = bool(data["exact_prior"]) if "exact_prior" in data.files else False
-        return cls(layers, players, cities, bids, prior, exact)
+        return cls(layers, players, cities, bids, prior)
 
     def save(self, path: str | Path, **extra: Any) -> None:
         arrays: dict[str, Any] = {}
@@ -94,7 +90,6 @@ class MLPPolicy:
             arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
         if self.prior_weight is not None:
             arrays["prior_weight"] = np.array(self.prior_weight, np.float32)
-            arrays["exact_prior"] = np.array(self.exact_prior)
         np.savez_compressed(path, shape=np.array([self.players, self.cities]), bids=np.array(self.bids),
                             **arrays, **extra)
 
@@ -153,11 +148,5 @@ class LearnedBot(Bot):
                                         ObservationEncoder(view.players, len(cities)))
         codec, encoder = parts
         legal = codec.legal(view)
-        if policy.prior_weight is None:
-            return codec.decode(policy.choose(encoder.encode(view), legal.mask), legal)
-        suggested = _HEURISTIC.act(view)
-        prior = action_index(codec, view, legal, suggested)
-        index = policy.choose(encoder.encode(view), legal.mask, prior)
-        if policy.exact_prior and index == prior:
-            return suggested
-        return codec.decode(index, legal)
+        prior = prior_index(codec, view, legal) if policy.prior_weight is not None else None
+        return codec.decode(policy.choose(encoder.encode(view), legal.mask, prior), legal)
