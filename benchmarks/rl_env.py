@@ -2,6 +2,7 @@
 
     python benchmarks/rl_env.py [--games 10] [--rounds 3] [--envs 16,64] [--profile]
     python benchmarks/rl_env.py --cap-stats heuristic --games 20   # how often the bid cap binds
+    python benchmarks/rl_env.py --loops-only [--loop-steps 2000]    # only the users' loops below
 
 Prints, on one core, CPU time of this process (a busy machine disturbs it less than wall time),
 with the engine and the environments measured in alternation so they share the load:
@@ -10,13 +11,19 @@ with the engine and the environments measured in alternation so they share the l
   ``state.legal_actions()`` + ``random.choice`` of one + ``state.apply()``, over the same games
   (same seeds) the AEC env plays;
 * the AEC env's random-play steps/s: ``last()`` (observation, mask) + ``step()``, with the
-  seat's view in ``infos`` (the default) and without (``view_in_info=False``), and the cost of
+  seat's view in ``infos`` (``view_in_info=True``) and without (the default), and the cost of
   a step as a multiple of the engine's decision (the issue's target: at most 3x); with the
   view also when the loop keeps ``last()``'s result over ``step()`` (PettingZoo's usual loop);
 * ``powergrid.rl.vector_env``: steps/s of N games in one process, self-play (every decision
   is a step) and against random bots (a step is one learner decision; the bots' decisions
   in between are counted too);
-* a per-part breakdown of one env step.
+* a per-part breakdown of one env step;
+* **the loops users write**, in wall-clock time, the policy's choice included (``rng.choice``
+  of a legal index): the AEC loop exactly as README.md writes it, ``gym.make`` against random
+  bots, Gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv`` (2 subprocesses) and, where
+  Stable-Baselines3 is installed, its ``DummyVecEnv`` and ``SubprocVecEnv``, each with the
+  default small infos and with ``view_in_info=True``; and ``vector_env`` at 2 and 16 games.
+  These are the figures a user sees.
 
 The policy's own choice (sampling a legal index from the mask) is not timed: the envs replay
 indices drawn in a first run of the same games. The AEC figure of the earlier benchmark (the
@@ -210,6 +217,100 @@ def breakdown(map_name: str, players: int, seeds: list[int]) -> dict[str, float]
     return {k: v / len(states) * 1e6 for k, v in parts.items()}
 
 
+def readme_loop(steps: int) -> float:
+    """README.md's ten-line AEC loop as written (wrapped env, ``agent_iter``, ``last()``, a
+    NumPy choice), steps per wall-clock second."""
+    env = rl.env(map="germany", players=4, seed=1)
+    env.reset()
+    rng = np.random.default_rng(0)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        for _agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            env.step(action)
+            done += 1
+            if done >= steps:
+                break
+        else:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def _single(seed: int, view: bool) -> object:
+    return rl.SingleAgentEnv(players=4, seed=seed, bids="compact", opponents="random", view_in_info=view)
+
+
+def batched_loop(kind: str, envs: int, steps: int, view: bool) -> float:
+    """Vector env steps (each: one learner decision in every env) per wall-clock second."""
+    from functools import partial
+
+    makers = [partial(_single, seed, view) for seed in range(envs)]
+    rng = np.random.default_rng(0)
+    if kind in ("dummy", "subproc"):
+        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+        vec = (DummyVecEnv(makers) if kind == "dummy"
+               else SubprocVecEnv(makers, start_method="spawn"))
+        vec.reset()
+        step = vec.step
+        masks = lambda: np.stack(vec.env_method("action_masks"))  # noqa: E731
+    else:
+        from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+        if kind == "native":
+            vec = rl.vector_env(envs, players=4, seed=0, bids="compact", opponents="random")
+        else:
+            vec = SyncVectorEnv(makers) if kind == "sync" else AsyncVectorEnv(makers, context="spawn")
+        obs, _ = vec.reset(seed=0)
+        state = {"obs": obs}
+
+        def step(actions: np.ndarray) -> object:
+            state["obs"] = vec.step(actions)[0]
+            return state["obs"]
+        masks = lambda: state["obs"]["action_mask"]  # noqa: E731
+    for _ in range(20):  # warm the workers
+        step(np.array([_pick(m, rng) if m.any() else 0 for m in masks()]))
+    start = time.perf_counter()
+    for _ in range(steps):
+        step(np.array([_pick(m, rng) if m.any() else 0 for m in masks()]))
+    rate = steps / (time.perf_counter() - start)
+    vec.close()
+    return rate
+
+
+def users_loops(steps: int) -> None:
+    print(f"the loops users write: wall clock, the choice included; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    print(f"  README's AEC loop (4 players)            : {readme_loop(steps):9,.0f} steps/s")
+    gym_env = __import__("gymnasium").make(rl.GYM_ID, players=4, bids="compact")
+    obs, _ = gym_env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    start = time.perf_counter()
+    for _ in range(steps):
+        obs, _, terminated, truncated, _ = gym_env.step(_pick(obs["action_mask"], rng))
+        if terminated or truncated:
+            obs, _ = gym_env.reset()
+    print(f"  gym.make, 3 random bots                  : {steps / (time.perf_counter() - start):9,.0f} "
+          "learner steps/s")
+    kinds = ["sync", "async"]
+    try:
+        import stable_baselines3  # noqa: F401
+        kinds += ["dummy", "subproc"]
+    except ImportError:
+        print("  (Stable-Baselines3 not installed: DummyVecEnv and SubprocVecEnv skipped)")
+    names = {"sync": "SyncVectorEnv", "async": "AsyncVectorEnv", "dummy": "DummyVecEnv",
+             "subproc": "SubprocVecEnv"}
+    for kind in kinds:
+        small = batched_loop(kind, 2, steps // 4, view=False)
+        big = batched_loop(kind, 2, steps // 8, view=True)
+        print(f"  {names[kind]:<15} (2 envs)                 : {small:9,.0f} vec-steps/s "
+              f"({big:,.0f} with view_in_info=True)")
+    for envs in (2, 16):
+        rate = batched_loop("native", envs, max(20, steps // envs), view=False)
+        print(f"  vector_env({envs}), random bots            : {rate:9,.0f} vec-steps/s "
+              f"({rate * envs:,.0f} learner steps/s)")
+
+
 def cap_stats(map_name: str, players: int, bot: str, games: int, caps: tuple[int, ...]) -> None:
     """How often the bid cap binds when bots of one kind play each other."""
     decisions = 0
@@ -249,7 +350,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print the top functions of the vector env")
     parser.add_argument("--cap-stats", metavar="BOT", help="instead: how often the bid cap binds "
                         "in games of this bot (random, heuristic...)")
+    parser.add_argument("--loop-steps", type=int, default=2000, help="steps of each user's loop")
+    parser.add_argument("--loops-only", action="store_true", help="only the loops users write")
     args = parser.parse_args()
+    if args.loops_only:
+        users_loops(args.loop_steps)
+        return
     if args.cap_stats:
         cap_stats(args.map, args.players, args.cap_stats, args.games, (100, 150, 200, rl.DEFAULT_BID_CAP))
         return
@@ -265,9 +371,9 @@ def main() -> None:
         seeds = list(range(r * args.games, (r + 1) * args.games))
         steps, spent = engine_only(m, p, seeds)
         keep("engine", steps / spent)
-        steps, spent = aec_steps(m, p, seeds)
+        steps, spent = aec_steps(m, p, seeds, view_in_info=True)
         keep("aec", steps / spent)
-        steps, spent = aec_steps(m, p, seeds, hold=True)
+        steps, spent = aec_steps(m, p, seeds, hold=True, view_in_info=True)
         keep("aec_held", steps / spent)
         steps, spent = aec_steps(m, p, seeds, view_in_info=False)
         keep("aec_noview", steps / spent)
@@ -284,11 +390,11 @@ def main() -> None:
     print(f"{p}-player {m}, random play, one core, CPU time; best of {args.rounds} alternating rounds; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  bare engine           : {best['engine']:9,.0f} decisions/s")
-    print(f"  AEC env (view in info): {best['aec']:9,.0f} steps/s   "
+    print(f"  AEC env (view_in_info=True)  : {best['aec']:9,.0f} steps/s   "
           f"{best['engine'] / best['aec']:.2f}x the engine's decision")
     print(f"    (info held over step, PettingZoo's usual loop: {best['aec_held']:,.0f} steps/s, "
           f"{best['engine'] / best['aec_held']:.2f}x)")
-    print(f"  AEC env (no view)     : {best['aec_noview']:9,.0f} steps/s   "
+    print(f"  AEC env (no view, the default): {best['aec_noview']:9,.0f} steps/s   "
           f"{best['engine'] / best['aec_noview']:.2f}x the engine's decision")
     print(f"    (choosing in the loop, the choice's own time taken off: {best['aec_noview_choosing']:,.0f} "
           f"steps/s, {best['engine'] / best['aec_noview_choosing']:.2f}x)")
@@ -306,6 +412,7 @@ def main() -> None:
         vector_steps(m, p, sizes[-1], args.vector_steps, 99, opponents=None)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    users_loops(args.loop_steps)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ def test_gymnasium_check_env() -> None:
 
 
 def test_registered_gymnasium_id() -> None:
-    env = gym.make(rl.GYM_ID, map="usa", players=3, opponents=["random", "heuristic"])
+    env = gym.make(rl.GYM_ID, map="usa", players=3, opponents=["random", "heuristic"], view_in_info=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)

@@ -43,7 +43,7 @@ def aec_digest(map_name: str, players: int, bids: str, seed: int) -> str:
     """One game of PettingZoo's loop (``last()``'s info kept over ``step()``): every step's
     observation and mask of the agent to act, now and then another seat's, the rewards, and
     the views handed out, read some at once, some only after the game moved on."""
-    env = rl.raw_env(map=map_name, players=players, bids=bids, seed=seed)
+    env = rl.raw_env(map=map_name, players=players, bids=bids, seed=seed, view_in_info=True)
     env.reset()
     rng = np.random.default_rng(seed)
     digest = hashlib.sha256()

@@ -17,7 +17,7 @@ def _random_index(obs: dict, rng: np.random.Generator) -> int:
 
 
 def test_aec_follows_the_engine_and_pays_the_winners() -> None:
-    env = rl.raw_env(map="germany", players=4, seed=12)
+    env = rl.raw_env(map="germany", players=4, seed=12, view_in_info=True)
     env.reset()
     rng = np.random.default_rng(0)
     totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -43,7 +43,7 @@ def test_aec_follows_the_engine_and_pays_the_winners() -> None:
 def test_aec_info_views_held_across_steps_keep_their_moment() -> None:
     """PettingZoo's usual loop keeps last()'s info while it steps: each view still shows the
     game as it was when handed out, and the env keeps a view only in the acting agent's info."""
-    env = rl.raw_env(map="germany", players=4, seed=5)
+    env = rl.raw_env(map="germany", players=4, seed=5, view_in_info=True)
     env.reset()
     rng = np.random.default_rng(5)
     held = []
@@ -104,14 +104,14 @@ def test_aec_observations_and_masks_held_keep_their_values() -> None:
             assert np.array_equal(np.asarray(kept), value)
 
 
-def test_aec_illegal_action_raises_by_name_or_terminates() -> None:
-    env = rl.raw_env(seed=3)
+def test_aec_illegal_action_terminates_by_default_or_raises_by_name() -> None:
+    env = rl.raw_env(seed=3, illegal_action="raise")
     env.reset()
     mask = env.observe(env.agent_selection)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[-1])
     with pytest.raises(IllegalEncodedAction, match=rf"action {bad} \(.*\) is not legal now"):
         env.step(bad)
-    soft = rl.raw_env(seed=3, illegal_action="terminate")
+    soft = rl.raw_env(seed=3)  # PettingZoo's classic games' convention: the offender loses
     soft.reset()
     offender = soft.agent_selection
     soft.step(bad)
@@ -154,7 +154,8 @@ def test_shaped_reward_adds_the_change_of_potential() -> None:
 
 
 def test_single_agent_plays_its_seat_against_bots_to_the_end() -> None:
-    env = rl.SingleAgentEnv(map="usa", players=4, seat=2, seed=7, opponents=["random", "heuristic", "random"])
+    env = rl.SingleAgentEnv(map="usa", players=4, seat=2, seed=7, opponents=["random", "heuristic", "random"],
+                            view_in_info=True)
     obs, info = env.reset()
     rng = np.random.default_rng(3)
     done = False

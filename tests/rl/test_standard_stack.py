@@ -81,7 +81,7 @@ def test_a_single_agent_env_with_bots_copies_and_carries_on_identically(duplicat
 
 
 def test_infos_and_their_views_survive_deepcopy_and_pickle() -> None:
-    env = rl.raw_env(seed=5)
+    env = rl.raw_env(seed=5, view_in_info=True)
     env.reset()
     _advance_aec(env, 50, np.random.default_rng(3))
     infos = env.infos
@@ -170,7 +170,7 @@ def _worker(payload: bytes, conn) -> None:
 
 
 def test_cloudpickled_env_factories_work_across_processes() -> None:
-    factory = _factory(3, bids="compact")
+    factory = _factory(3, bids="compact", view_in_info=True)
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(target=_worker, args=(cloudpickle.dumps(factory), child))
@@ -189,7 +189,7 @@ def test_cloudpickled_env_factories_work_across_processes() -> None:
 def test_infos_survive_what_dummy_vec_env_does_to_them() -> None:
     """SB3's DummyVecEnv deep-copies its infos list every step, and stores the final
     observation in the info of an episode that ended."""
-    env = gym.make(rl.GYM_ID, seed=12, max_decisions=300)
+    env = gym.make(rl.GYM_ID, seed=12, max_decisions=300, view_in_info=True)
     obs, info = env.reset()
     rng = np.random.default_rng(4)
     done = False
@@ -239,8 +239,7 @@ def test_what_sb3s_env_checker_checks(kwargs) -> None:
 def test_pettingzoo_state_test_and_the_state_hides_the_deck() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        state_test(rl.env(seed=14, illegal_action="terminate"),
-                   rl.parallel_env(seed=14, illegal_action="terminate"), num_cycles=30)
+        state_test(rl.env(seed=14), rl.parallel_env(seed=14), num_cycles=30)  # the defaults
     env = rl.raw_env(seed=15)
     env.reset()
     _advance_aec(env, 200, np.random.default_rng(5))
@@ -258,7 +257,7 @@ def test_pettingzoo_state_test_and_the_state_hides_the_deck() -> None:
 def test_parallel_conversion_turn_based_works_and_simultaneous_is_refused() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        parallel_api_test(rl.parallel_env(seed=16, illegal_action="terminate"), num_cycles=40)
+        parallel_api_test(rl.parallel_env(seed=16), num_cycles=40)
     par = rl.parallel_env(seed=17)
     observations, infos = par.reset()
     rng = np.random.default_rng(6)

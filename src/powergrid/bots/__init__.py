@@ -1,5 +1,6 @@
 """Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
-``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``) or an alias (``mcts``, ``mcts:fast``,
+``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``), ``learned`` (the trained
+baseline policy, 2 and 4 players) or an alias (``mcts``, ``mcts:fast``,
 ``mcts:strong`` are the plan-search bot's former names and still work).
 
 Names are ``kind`` or ``kind:level``; see docs/bots.md.
@@ -23,6 +24,11 @@ _PLAIN: dict[str, Callable[[int], Bot]] = {
     "bold": BoldBot,
 }
 
+#: the trained baseline policy (powergrid.rl.learned, numpy): imported when first asked for, so
+#: that the bots need numpy only when it plays. Not in :func:`bot_names` (the lists the server
+#: and the terminal offer): it has weights for 2 and 4 players only.
+LEARNED = "learned"
+
 #: other names for a bot kind: the plan search was called ``mcts``, though it builds no tree
 ALIASES: dict[str, str] = {"mcts": SEARCH_KIND}
 
@@ -40,6 +46,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if level not in LEVELS:
             raise ValueError(f"bot {SEARCH_KIND!r} has no level {level!r}; levels: {', '.join(LEVELS)}")
         return SearchBot(seed, level=level)
+    if kind == LEARNED and not level:
+        from ..rl.learned import LearnedBot
+        return LearnedBot(seed)
     make = _PLAIN.get(kind)
     if make is None:
         raise ValueError(f"unknown bot {spec!r}; the bots are {', '.join(bot_names())}")

@@ -96,9 +96,9 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
 
     Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers); ``agent_selection`` is always
     the engine's ``current_player``. Observations are ``{"observation", "action_mask"}``; the
-    mask of an agent that is not to act is all zeros. ``infos[agent]["view"]`` holds the
-    seat's :class:`~powergrid.GameView` for the agent to act (for every agent once the game
-    is over).
+    mask of an agent that is not to act is all zeros. With ``view_in_info=True``,
+    ``infos[agent]["view"]`` holds the seat's :class:`~powergrid.GameView` for the agent to act
+    (for every agent once the game is over); by default infos stay small (docs/rl.md, Speed).
     """
 
     metadata: dict[str, Any] = {"name": "powergrid_v0", "render_modes": RENDER_MODES,
@@ -109,8 +109,8 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, map: str = "germany", players: int = 4, seed: int | None = None,
                  variant: str = "standard", regions: Any = None, reward: str = "win",
                  bid_cap: int = DEFAULT_BID_CAP, max_decisions: int = DEFAULT_MAX_DECISIONS,
-                 illegal_action: str = "raise", map_file: str | None = None,
-                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = True) -> None:
+                 illegal_action: str = "terminate", map_file: str | None = None,
+                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = False) -> None:
         super().__init__()
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
@@ -347,8 +347,10 @@ def env(map: str = "germany", players: int = 4, seed: int | None = None, variant
     """A PettingZoo AEC environment for Power Grid (wrapped to enforce call order).
 
     Extra keyword arguments: ``max_decisions`` (truncation limit, default 10,000),
-    ``illegal_action`` ("raise" or "terminate"), ``map_file``, ``render_mode`` ("ansi"/"human"),
-    ``bids`` ("absolute" or "compact"), ``view_in_info`` (default True).
+    ``illegal_action`` ("terminate", the default: the offender gets -1 and the game ends, as in
+    PettingZoo's classic games; or "raise"), ``map_file``, ``render_mode`` ("ansi"/"human"),
+    ``bids`` ("absolute" or "compact"), ``view_in_info`` (default False: True puts the seat's
+    view in ``infos[agent]["view"]``; it is large to pickle, so process-based vector envs slow down).
     """
     inner = PowerGridAEC(map=map, players=players, seed=seed, variant=variant, regions=regions,
                          reward=reward, bid_cap=bid_cap, **kwargs)

@@ -20,6 +20,7 @@ from .aec import (
     render,
 )
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .flat import check_observation, flat_space, flatten
 from .observation import ObservationEncoder
 from .rewards import check_reward, is_shaped, potentials, terminal_rewards
 from .views import info_view
@@ -32,6 +33,23 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return (game_seed * 1_000_003 + 7919 * (seat + 1)) % (2**31)
 
 
+def opponent_list(players: int, opponents: Opponent | list[Opponent]) -> list[Opponent]:
+    """One opponent per other seat, checked: a bot name (made now once, so an unknown name fails
+    here) or a ready Bot."""
+    others = players - 1
+    if isinstance(opponents, (str, Bot)):
+        opponents = [opponents] * others
+    opponents = list(opponents)
+    if len(opponents) != others:
+        raise ValueError(f"{players} players need {others} opponents, not {len(opponents)}")
+    for spec in opponents:
+        if isinstance(spec, str):
+            make_bot(spec, 0)
+        elif not isinstance(spec, Bot):
+            raise ValueError(f"an opponent is a bot name or a Bot, not {spec!r}")
+    return opponents
+
+
 class SingleAgentEnv(gym.Env):
     """Power Grid for one learner in ``seat``; bots fill the other seats and see only their views.
 
@@ -39,7 +57,11 @@ class SingleAgentEnv(gym.Env):
     ``"mcts:fast"``... anything :func:`powergrid.bots.make_bot` accepts) or a list with one entry
     per other seat in seat order, each a name or a ready :class:`~powergrid.bots.Bot`. Named
     bots are made afresh at each reset with seeds drawn from the game's seed, so an episode
-    replays exactly from ``reset(seed=...)`` and the learner's actions.
+    replays exactly from ``reset(seed=...)`` and the learner's actions. ``set_opponents``
+    changes them for the next games (self-play against past policies: ``OpponentPool``).
+
+    ``observation="flat"`` gives one ``Box`` (the observation vector then the mask as 0/1
+    floats; ``observation_size`` values of observation) instead of the ``Dict``.
 
     ``illegal_action="terminate"`` (default, Gymnasium's convention that every action in the
     space may be sent) ends the episode with reward -1 and ``info["illegal_action"]`` naming
@@ -53,26 +75,18 @@ class SingleAgentEnv(gym.Env):
                  bid_cap: int = DEFAULT_BID_CAP, opponents: Opponent | list[Opponent] = "random",
                  seat: int = 0, max_decisions: int = DEFAULT_MAX_DECISIONS,
                  illegal_action: str = "terminate", map_file: str | None = None,
-                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = True) -> None:
+                 render_mode: str | None = None, bids: str = "absolute", view_in_info: bool = False,
+                 observation: str = "dict") -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
         self.view_in_info = view_in_info
+        self.flat = check_observation(observation)
+        self.players = players
         self._settings = dict(map=map, players=players, variant=variant, regions=regions, map_file=map_file)
         probe = make_config(seed=0, **self._settings)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat!r}")
-        others = players - 1
-        if isinstance(opponents, (str, Bot)):
-            opponents = [opponents] * others
-        opponents = list(opponents)
-        if len(opponents) != others:
-            raise ValueError(f"{players} players need {others} opponents, not {len(opponents)}")
-        for spec in opponents:
-            if isinstance(spec, str):
-                make_bot(spec, 0)  # fails now on an unknown name
-            elif not isinstance(spec, Bot):
-                raise ValueError(f"an opponent is a bot name or a Bot, not {spec!r}")
-        self.opponents = opponents
+        self.opponents = opponent_list(players, opponents)
         self.seat = seat
         self.reward_kind = check_reward(reward)
         self.max_decisions = max_decisions
@@ -81,6 +95,10 @@ class SingleAgentEnv(gym.Env):
         self.codec = ActionCodec(map_cities(probe), bid_cap, bids)
         self.encoder = ObservationEncoder(players, len(self.codec.cities))
         self.observation_space, self.action_space = make_spaces(self.codec, self.encoder)
+        #: values of the observation vector proper (the flat observation's mask follows them)
+        self.observation_size = self.encoder.size
+        if self.flat:
+            self.observation_space = flat_space(self.observation_space)
         self._pending_seed = seed
         self.game: GameState | None = None
         self._bots: dict[int, Bot] = {}
@@ -91,6 +109,11 @@ class SingleAgentEnv(gym.Env):
 
     def describe_action(self, index: int) -> str:
         return self.codec.describe(index)
+
+    def set_opponents(self, opponents: Opponent | list[Opponent]) -> None:
+        """The opponents of the games from the next ``reset()`` on (e.g. an
+        :class:`~powergrid.rl.OpponentPool` draw); the running game keeps its bots."""
+        self.opponents = opponent_list(int(self._settings["players"]), opponents)
 
     def action_masks(self) -> np.ndarray:
         """The current mask as booleans (the name sb3-contrib's MaskablePPO looks for)."""
@@ -156,12 +179,13 @@ class SingleAgentEnv(gym.Env):
             game.apply(self._bots[seat].act(game.view(seat)))
         self._legal = None
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(self) -> Any:
         game = self.game
         assert game is not None
         mask = self._legal.mask if self._legal is not None else np.zeros(self.codec.size, dtype=np.int8)
         # The observation reads only public information, so the true state is encoded directly.
-        return {"observation": self.encoder.encode(game, self.seat), "action_mask": mask}
+        obs = {"observation": self.encoder.encode(game, self.seat), "action_mask": mask}
+        return flatten(obs) if self.flat else obs
 
     def _info(self) -> dict[str, Any]:
         game = self.game

@@ -1,7 +1,8 @@
 """A batched environment: N games stepped in one process, observations and masks as numpy batches.
 
 It follows Gymnasium's ``VectorEnv`` API (``reset``/``step`` over arrays, ``single_*`` spaces,
-same-step autoreset with ``infos["final_obs"]``) and is built for speed: no per-game wrapper,
+same-step autoreset with ``infos["final_obs"]`` by default, next-step autoreset on request) and
+is built for speed: no per-game wrapper,
 no views, observations and masks written straight into the batch, and random opponents that
 play from the state (the same choices as ``powergrid.bots``' random bot with the same seed,
 without building its view).
@@ -27,10 +28,23 @@ from .aec import (
     map_cities,
 )
 from .codec import DEFAULT_BID_CAP, ActionCodec, EncodedLegal, IllegalEncodedAction
+from .flat import check_observation, flat_space, flatten
 from .incremental import IncrementalEncoder
 from .observation import ObservationEncoder
 from .rewards import check_reward, is_shaped, potentials, terminal_rewards
-from .single import bot_seed
+from .single import bot_seed, opponent_list
+
+#: the autoreset modes, by Gymnasium's value or name ("SameStep", "same_step", AutoresetMode...)
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+
+
+def autoreset(mode: str | AutoresetMode) -> AutoresetMode:
+    for known in AUTORESET_MODES:
+        if mode in (known, known.value, known.name, known.name.lower()):
+            return known
+    raise ValueError(f"autoreset_mode must be 'same_step' or 'next_step' (or Gymnasium's AutoresetMode), "
+                     f"not {mode!r}: a finished game is always replaced")
+
 
 #: opponents that play from the state instead of through a Bot and its view
 FAST_RANDOM = "random"
@@ -53,11 +67,16 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
                  bids: str = "absolute", bid_cap: int = DEFAULT_BID_CAP,
                  opponents: str | list[str | Bot] | None = FAST_RANDOM, seat: int = 0,
                  max_decisions: int = DEFAULT_MAX_DECISIONS, illegal_action: str = "terminate",
-                 map_file: str | None = None) -> None:
+                 map_file: str | None = None, autoreset_mode: str | AutoresetMode = AutoresetMode.SAME_STEP,
+                 observation: str = "dict") -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, not {illegal_action!r}")
+        self.autoreset_mode = autoreset(autoreset_mode)
+        # an instance attribute: Gymnasium's wrappers read the mode from the metadata
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self.flat = check_observation(observation)
         self._settings = dict(map=map, players=players, variant=variant, regions=regions, map_file=map_file)
         probe = make_config(seed=0, **self._settings)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -75,6 +94,7 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
                 elif not isinstance(spec, Bot):
                     raise ValueError(f"an opponent is a bot name or a Bot, not {spec!r}")
         self._opponents = dict(zip(others, specs, strict=False))
+        self._others = others
         self.num_envs = num_envs
         self.players = players
         self.seat = seat
@@ -89,6 +109,10 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         self._seat_obs = [[self._observer.seat_observation(s) for s in range(players)]
                           for _ in range(num_envs)]
         self.single_observation_space, self.single_action_space = make_spaces(self.codec, self.encoder)
+        #: values of the observation vector proper (the flat observation's mask follows them)
+        self.observation_size = self.encoder.size
+        if self.flat:
+            self.single_observation_space = flat_space(self.single_observation_space)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
@@ -126,12 +150,13 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         else:
             seeds = [None if seed is None else seed + i for i in range(n)]
         self.games, self._legal, self._acting = [None] * n, [None] * n, [0] * n  # type: ignore[list-item]
+        self._ended = [False] * n
         self._random, self._bots, self._potentials = [{}] * n, [{}] * n, [[]] * n
         obs = self._empty_batch()
         for i in range(n):
             self._new_game(i, self._seeds[i].next(seeds[i]))
         self._write_all(obs)
-        return obs, self._infos_now({})
+        return self._shaped_obs(obs), self._infos_now({})
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -145,7 +170,14 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         codec, games, legal_now, acting = self.codec, self.games, self._legal, self._acting
         players, shaped, limit = self.players, self._shaped, self.max_decisions
         zeros = [0.0] * players
+        next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
         for i in range(n):
+            if next_step and self._ended[i]:  # ended last step: this step starts its next game
+                self._ended[i] = False
+                self._new_game(i, self._seeds[i].next(None))
+                if every_seat is not None:
+                    every_seat.append(zeros)
+                continue
             game = games[i]
             seat = acting[i]
             step_rewards = zeros
@@ -180,20 +212,40 @@ class PowerGridVectorEnv(VectorEnv):  # type: ignore[misc]
         terminated = np.zeros(n, dtype=bool)
         truncated = np.zeros(n, dtype=bool)
         infos: dict[str, Any] = {}
+        finals = []
         for i, cut, note in ends:
             game = games[i]
             terminated[i], truncated[i] = not cut, cut
+            final_info = {"winners": list(game.winners), **note} if game.is_over else note
+            if next_step:  # the batch shows the final observation; the next step resets
+                self._ended[i] = True
+                finals.append(i)
+                infos = self._add_info(infos, final_info, i)
+                continue
             final = self._empty_batch(1)
             self._write(0, final, game, None)
-            final_info = {"winners": list(game.winners), **note} if game.is_over else note
-            infos = self._add_info(infos, {"final_obs": {k: v[0] for k, v in final.items()},
+            final_obs = {k: v[0] for k, v in final.items()}
+            infos = self._add_info(infos, {"final_obs": flatten(final_obs) if self.flat else final_obs,
                                            "final_info": final_info}, i)
             self._new_game(i, self._seeds[i].next(None))
         self._write_all(obs)
+        for i in finals:
+            self._write(i, obs, games[i], None)
+            self._masks[i] = 0
         infos = self._infos_now(infos)
         if every_seat is not None:
             infos["rewards"] = np.array(every_seat, dtype=np.float32)
-        return obs, np.array(rewards, dtype=np.float32), terminated, truncated, infos
+        return self._shaped_obs(obs), np.array(rewards, dtype=np.float32), terminated, truncated, infos
+
+    def set_opponents(self, opponents: str | Bot | list[str | Bot]) -> None:
+        """The opponents of the games started from now on (e.g. an
+        :class:`~powergrid.rl.OpponentPool` draw); running games keep theirs. Not in self-play."""
+        if self.self_play:
+            raise ValueError("a self-play vector env has no opponents")
+        self._opponents = dict(zip(self._others, opponent_list(self.players, opponents), strict=True))
+
+    def _shaped_obs(self, obs: dict[str, np.ndarray]) -> Any:
+        return flatten(obs) if self.flat else obs
 
     def action_masks(self) -> np.ndarray:
         """The current masks as booleans, shape (num_envs, actions) (MaskablePPO's name)."""
