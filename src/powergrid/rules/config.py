@@ -56,10 +56,12 @@ class GameConfig:
             object.__setattr__(self, "map_data", canonical_map_data(self.map_data))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"map": self.map, "players": self.players, "seed": self.seed,
-                "regions": list(self.regions) if self.regions is not None else None,
-                "variant": self.variant, "map_file": self.map_file,
-                "map_data": json.loads(self.map_data) if self.map_data is not None else None}
+        out = {"map": self.map, "players": self.players, "seed": self.seed,
+               "regions": list(self.regions) if self.regions is not None else None,
+               "variant": self.variant, "map_file": self.map_file}
+        if self.map_data is not None:  # only then: every other config's JSON is as it always was
+            out["map_data"] = json.loads(self.map_data)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, *, map_files: bool = True) -> GameConfig:
