@@ -143,7 +143,7 @@ class PowerGridAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def observation_layout(self) -> list[tuple[str, slice]]:
-        """(name, slice) of every field of the observation vector (docs/rl.md explains each)."""
+        """(name, slice) of every field of the observation vector (docs/rl-spaces.md explains each)."""
         return self.encoder.layout()
 
     def describe_action(self, index: int) -> str:

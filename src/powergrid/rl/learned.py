@@ -27,7 +27,7 @@ from .codec import ActionCodec, ActionNotEncodable, EncodedLegal
 from .observation import ObservationEncoder
 
 WEIGHTS_DIR = Path(__file__).with_name("weights")
-#: the encoding the shipped policies use (docs/rl.md, Compact bids)
+#: the encoding the shipped policies use (docs/rl-spaces.md, Compact bids)
 BIDS = "compact"
 
 

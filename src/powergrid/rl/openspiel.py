@@ -2,7 +2,7 @@
 
 Importing this module registers the game (it needs the ``openspiel`` extra: ``pip install
 open-spiel``). Parameters: ``players`` (2-6, default 4), ``map`` ("germany" or "usa"),
-``bids`` ("compact" or "absolute": the action space, docs/rl.md), ``reward`` ("win" or
+``bids`` ("compact" or "absolute": the action space, docs/rl-spaces.md), ``reward`` ("win" or
 "rank"), ``max_decisions`` (a longer game ends, returns all 0) and ``seeds`` (how many seeds
 the first chance node chooses among).
 
