@@ -1,8 +1,9 @@
-"""Ratings of bots from tables of any size: who won each game, fitted by maximum likelihood.
+"""Ratings of bots from tables of any size, fitted by maximum likelihood.
 
-The model is Bradley-Terry's, extended to tables of more than two (the first place of
-Plackett-Luce): a bot of rating ``r`` has weight ``exp(r)``, and its chance to win a game is its
-weight over the sum of the weights at the table. A shared win counts ``1/n`` to each winner. A
+The model is Bradley-Terry's, extended to tables of more than two (Plackett-Luce): a bot of
+rating ``r`` has weight ``exp(r)``, and its chance to win a game is its weight over the sum of
+the weights at the table; the second place is then won the same way among the others, and so on
+(:func:`tables_of`). A shared win counts ``1/n`` to each winner. A
 mild normal prior (standard deviation 3) keeps a bot that never (or always) wins finite. The
 first bot given is fixed at 0 unless ``anchor`` names another; ratings are also shown on the
 Elo scale (``400 / ln 10`` per unit, so 0 is 1500). Intervals come from resampling the games.
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .game import GameResult
+from .stats import standing
 
 ELO_PER_UNIT = 400.0 / math.log(10.0)
 #: a table: the bot in each seat and each seat's share of the win
@@ -36,12 +38,24 @@ class Rating:
         return 1500.0 + ELO_PER_UNIT * self.rating
 
 
-def tables_of(results: Sequence[GameResult]) -> list[Table]:
+def tables_of(results: Sequence[GameResult], places: bool = True) -> list[Table]:
+    """The games as tables to fit. With ``places`` every place counts, not only the first (the
+    full Plackett-Luce ranking): after the winner, the second is the "winner" among the seats
+    left, and so on, by the game's own order (``stats.standing``: winner, powered cities,
+    money, cities), so a bot that never wins is still told apart from one that comes second."""
     out = []
     for r in results:
-        if r.ok and r.winners:
-            share = tuple(1.0 / len(r.winners) if s.seat in r.winners else 0.0 for s in r.seats)
-            out.append((tuple(s.spec for s in r.seats), share))
+        if not (r.ok and r.winners):
+            continue
+        share = tuple(1.0 / len(r.winners) if s.seat in r.winners else 0.0 for s in r.seats)
+        out.append((tuple(s.spec for s in r.seats), share))
+        if not places:
+            continue
+        order = sorted((s.seat for s in r.seats if s.seat not in r.winners),
+                       key=lambda seat: standing(r, seat), reverse=True)
+        for k in range(len(order) - 1):
+            left = order[k:]
+            out.append((tuple(r.seats[seat].spec for seat in left), (1.0,) + (0.0,) * (len(left) - 1)))
     return out
 
 
