@@ -21,6 +21,7 @@ from typing import Any
 
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE
+from ..rules.catalog import STEP3
 from ..rules.phase import AUCTION, BUREAUCRACY, OVER
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from ..rules.purchase import most_affordable
@@ -38,15 +39,16 @@ FUEL_PLANS = (("fuel", "heuristic"), ("fuel", "none"), ("fuel", "run"), ("fuel",
 class Level:
     budget: int    # forward-model calls per search
     horizon: int   # rounds played forward (the current one counts as the first)
+    #: extra bid limits tried in an auction (progressive widening: more plans with more budget)
+    widen: int
     #: what the lobby and ``--bots`` say of it
     about: str
 
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(budget=1500, horizon=1, about="evaluator-guided search, 1,500 calls: ~0.05 s a decision"),
-    "default": Level(budget=6000, horizon=1, about="evaluator-guided search, 6,000 calls: ~0.2 s a decision"),
-    "strong": Level(budget=24000, horizon=2, about="evaluator-guided search, 24,000 calls, 2 rounds "
-                                                   "ahead: ~1 s a decision"),
+    "fast": Level(1500, 1, 0, "evaluator-guided search, 1,500 calls a decision (~0.06 s)"),
+    "default": Level(6000, 1, 1, "evaluator-guided search, 6,000 calls a decision (~0.25 s)"),
+    "strong": Level(20000, 2, 2, "evaluator-guided search, 20,000 calls, 2 rounds ahead (~1 s)"),
 }
 
 
@@ -147,10 +149,29 @@ def compare(view: GameView, seat: int, plans: list[search.Plan], budget: int, ho
     return tally
 
 
-def candidate_plans(s: Any, seat: int, legal: list[Action]) -> list[search.Plan]:
+#: per widening step: more top bids tried, relative to the heuristic's limit
+_WIDER_TOPS = ((), (-3, 3, 10), (-6, -3, 3, 10, 20))
+
+
+def candidate_plans(s: Any, seat: int, legal: list[Action], widen: int = 0) -> list[search.Plan]:
+    """The plan search's plans, the purchase plans, and with ``widen`` more bid limits."""
     if s.phase == RESOURCES_PHASE:
         return list(FUEL_PLANS)
-    return search.candidate_plans(s, seat, legal)
+    plans = search.candidate_plans(s, seat, legal)
+    if not widen or s.phase != AUCTION or s.discard_seat >= 0:
+        return plans
+    look = heuristic.Outlook(s, seat)
+    money = s.money[seat]
+    least = s.auc_bid + 1 if s.auc_plant else 0
+    plants = [s.auc_plant] if s.auc_plant else [p for p in s.current_market() if p != STEP3 and p <= money]
+    for plant in plants:
+        limit = max(plant, look.max_bid(plant))
+        for extra in _WIDER_TOPS[widen]:
+            top = limit + extra
+            plan = ("limit", plant, top)
+            if max(plant, least) <= top <= money and plan not in plans:
+                plans.append(plan)
+    return plans
 
 
 class ExpertBot(Bot):
@@ -162,6 +183,7 @@ class ExpertBot(Bot):
         super().__init__(seed, budget if budget is not None else base.budget)
         self.name = KIND if level == "default" else f"{KIND}:{level}"
         self.horizon = horizon if horizon is not None else base.horizon
+        self.widen = base.widen
         self._rng = random.Random(seed)
         self._plan: tuple[tuple[Any, ...], search.Plan] | None = None
         self.calls = 0
@@ -181,7 +203,7 @@ class ExpertBot(Bot):
                 return action
             if self._plan[1][0] == "fuel":
                 return heuristic.decide(s, seat, legal)
-        plans = candidate_plans(s, seat, legal)
+        plans = candidate_plans(s, seat, legal, self.widen)
         plan = plans[0] if len(plans) == 1 else self._search(view, seat, plans)
         self._plan = (_scope(s), plan)
         action = _follow(s, seat, plan, legal)
