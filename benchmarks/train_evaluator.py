@@ -34,6 +34,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -345,11 +346,42 @@ def fit(data: dict[str, np.ndarray], seed: int, epochs: int, hidden: tuple[int, 
         if epoch >= 8 and epoch % 8 == 0:
             lr *= 0.6
     p = best[1]
-    return value.ValueModel(mean, scale, p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["skip"],
-                            float(p["skill"]), float(p["fade"]), ratings,
-                            {"trained_on": f"{len(games)} self-play games ({len(x)} positions), sets "
-                                           + ", ".join(str(s) for s in data["sets"]),
-                             "seed": seed, "epochs": epochs, "hidden": list(hidden)})
+    model = value.ValueModel(mean, scale, p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["skip"],
+                             float(p["skill"]), float(p["fade"]), ratings,
+                             {"trained_on": f"{len(games)} self-play games ({len(x)} positions), sets "
+                                            + ", ".join(str(s) for s in data["sets"]),
+                              "seed": seed, "epochs": epochs, "hidden": list(hidden)})
+    return temper(model, data, seed)
+
+
+def validation_games(data: dict[str, np.ndarray], seed: int) -> np.ndarray:
+    """The rows of the tenth of the games that ``fit`` keeps apart (the same draw)."""
+    games = np.unique(data["meta"][:, 1])
+    rng = np.random.default_rng(seed)
+    chosen = set(rng.choice(games, size=max(1, len(games) // 10), replace=False).tolist())
+    return np.array([g in chosen for g in data["meta"][:, 1]])
+
+
+def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> value.ValueModel:
+    """The model with the temperature that fits the held-out training games best (log loss)."""
+    valid = validation_games(data, seed)
+    part = {k: v[valid] if k not in ("names", "sets") else v for k, v in data.items()}
+    r = rating_table(part, model.ratings)
+    base = replace(model, temperature=1.0)
+    scores = np.full(part["y"].shape, -1e9)
+    for i in range(len(part["x"])):
+        n = int(part["mask"][i].sum())
+        scores[i, :n] = base.scores(part["x"][i, :n].astype(np.float64), r[i, :n])
+    best = (1e9, 1.0)
+    for temperature in np.arange(0.7, 1.61, 0.02):
+        z = scores / temperature
+        z = z - z.max(axis=1, keepdims=True)
+        logq = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        loss = float(-(part["y"] * np.where(part["mask"], logq, 0.0)).sum() / len(z))
+        if loss < best[0]:
+            best = (loss, float(round(temperature, 2)))
+    print(f"  temperature {best[1]} (validation log loss {best[0]:.4f})", file=sys.stderr)
+    return replace(model, temperature=best[1])
 
 
 def golden(model: value.ValueModel) -> dict[str, Any]:
@@ -462,9 +494,17 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--plot", help="draw one calibration curve per set to this PNG")
     c.add_argument("--json", help="write the figures to this file")
     sub.add_parser("golden", help="rewrite the golden output of the shipped model (tests/bots)")
+    t = sub.add_parser("temper", help="refit the shipped model's temperature on its training data")
+    t.add_argument("--data", required=True, nargs="+", help="the data it was fitted on")
+    t.add_argument("--seed", type=int, default=1, help="the seed it was fitted with")
     args = ap.parse_args(argv)
     started = time.perf_counter()
-    if args.command == "golden":
+    if args.command == "temper":
+        model = temper(value.value_model(), load(args.data), args.seed)
+        MODEL_PATH.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
+        GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_PATH} and {GOLDEN_PATH}")
+    elif args.command == "golden":
         GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_PATH}")
     elif args.command == "data":

@@ -114,6 +114,8 @@ class ValueModel:
     ratings: dict[str, float]
     #: what it was trained and tested on
     about: dict[str, Any]
+    #: the scores are divided by it (fitted after the network on held-out training games)
+    temperature: float = 1.0
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
                progress_now: float | None = None) -> np.ndarray:
@@ -124,7 +126,7 @@ class ValueModel:
         if ratings is not None:
             t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
             out = out + (self.skill + self.skill_fade * t) * ratings
-        return out
+        return out / self.temperature
 
     def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None) -> np.ndarray:
         scores = self.scores(x, ratings)
@@ -159,7 +161,8 @@ class ValueModel:
         return {"features": list(FEATURES), "mean": arr(self.mean), "scale": arr(self.scale),
                 "w1": arr(self.w1), "b1": arr(self.b1), "w2": arr(self.w2), "b2": arr(self.b2),
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
-                "skill_fade": self.skill_fade, "ratings": self.ratings, "about": self.about}
+                "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
+                "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -171,7 +174,7 @@ class ValueModel:
         return cls(a["mean"], a["scale"], a["w1"], a["b1"], a["w2"], a["b2"], a["w3"], a["skip"],
                    float(data["skill"]), float(data["skill_fade"]),
                    {str(k): float(v) for k, v in data.get("ratings", {}).items()},
-                   dict(data.get("about", {})))
+                   dict(data.get("about", {})), float(data.get("temperature", 1.0)))
 
 
 @lru_cache(maxsize=1)
