@@ -119,7 +119,8 @@ def ladder_specs(bots: Sequence[str], pair_games: int, tables: int, seed: int) -
                                     derive_seed(seed, "table", t)):
             specs.append(GameSpec(index, spec.config, spec.seats))
             index += 1
-    return specs
+    # played in a shuffled order, so that a run cut off by --seconds is a fair sample of all
+    return sorted(specs, key=lambda spec: derive_seed(seed, "order", spec.index))
 
 
 def main(argv: list[str] | None = None) -> int:
