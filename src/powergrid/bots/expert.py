@@ -49,9 +49,9 @@ class Level:
 ANCHOR_SCALE = 200.0
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.06 s)"),
-    "default": Level(6000, 2, 1, "evaluator-guided search, 6,000 calls a decision (~0.25 s)"),
-    "strong": Level(20000, 3, 2, "evaluator-guided search, 20,000 calls, 3 rounds ahead (~1 s)"),
+    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.05 s)"),
+    "default": Level(6000, 2, 1, "evaluator-guided search, 6,000 calls a decision (~0.2 s)"),
+    "strong": Level(20000, 3, 2, "evaluator-guided search, 20,000 calls, 3 rounds ahead (~0.5 s)"),
 }
 
 

@@ -115,7 +115,7 @@ def tournament(
                                            "or one name for every seat: random, greedy, bold, "
                                            "heuristic, pimc[:fast|:strong] (plan search), "
                                            "expert[:fast|:strong] (evaluator-guided search: "
-                                           "~0.06 / 0.25 / 1 s a move).")] = "random",
+                                           "~0.05 / 0.2 / 0.5 s a move).")] = "random",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players (default: one per bot).")]
     = None,
     map_name: Annotated[str, typer.Option("--map", help="Map name (germany, usa) or a map JSON file.")]

@@ -16,9 +16,9 @@ const BOT_WORDS = {
   mcts: "plan search (strong)",
   "mcts:fast": "plan search, fast (good)",
   "mcts:strong": "plan search, strong (slow)",
-  "expert:fast": "evaluator search, fast (~0.06 s a move)",
-  expert: "evaluator search (~0.25 s a move)",
-  "expert:strong": "evaluator search, strongest (~1 s a move)",
+  "expert:fast": "evaluator search, fast (~0.05 s a move)",
+  expert: "evaluator search (~0.2 s a move)",
+  "expert:strong": "evaluator search, strongest (~0.5 s a move)",
 };
 
 const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong",
