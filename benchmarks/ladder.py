@@ -151,12 +151,15 @@ def main(argv: list[str] | None = None) -> int:
         tables = ratings.tables_of(results)
         anchor = "heuristic" if "heuristic" in bots else bots[0]
         rated = ratings.ratings(tables, bots, anchor=anchor)
-        print(f"{len(tables)} games ({sum(1 for t in tables if len(t[0]) == 2)} 2-player, "
-              f"{sum(1 for t in tables if len(t[0]) == 4)} 4-player), seed {args.seed}; "
-              f"ratings with 95% intervals, {anchor} = 0 (Elo 1500)")
+        done = [r for r in results if r.ok]
+        played = {b: sum(1 for r in done if b in (s.spec for s in r.seats)) for b in bots}
+        print(f"{len(done)} games ({sum(1 for r in done if len(r.seats) == 2)} 2-player, "
+              f"{sum(1 for r in done if len(r.seats) == 4)} 4-player) of {len(specs)} planned, seed "
+              f"{args.seed}; ratings with 95% intervals, {anchor} = 0 (Elo 1500)")
         print(f"{'bot':14s}{'rating':>8s}   95% interval    {'Elo':>6s}  games")
         for r in rated:
-            print(f"{r.bot:14s}{r.rating:8.2f}   [{r.low:5.2f}, {r.high:5.2f}]  {r.elo:6.0f}  {r.games}")
+            interval = f"[{r.low:5.2f}, {r.high:5.2f}]"
+            print(f"{r.bot:14s}{r.rating:8.2f}   {interval}  {r.elo:6.0f}  {played[r.bot]}")
         print("2-player win rates (row beats column):")
         pair_wins: dict[tuple[str, str], list[float]] = {}
         for r in results:
@@ -171,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {x:12s} vs {y:12s} {sum(w) / len(w):6.1%} [{lo:.1%}, {hi:.1%}] of {len(w)}")
         if args.json:
             Path(args.json).write_text(json.dumps({
-                "games": len(tables), "seed": args.seed,
+                "games": len(done), "seed": args.seed,
                 "ratings": [{"bot": r.bot, "rating": r.rating, "low": r.low, "high": r.high, "elo": r.elo,
-                             "games": r.games} for r in rated]}, indent=1))
+                             "games": played[r.bot]} for r in rated]}, indent=1))
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 

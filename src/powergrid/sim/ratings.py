@@ -31,6 +31,7 @@ class Rating:
     rating: float
     low: float
     high: float
+    #: tables it sat at (with places counted, a game gives one table per place decided)
     games: int
 
     @property
