@@ -1,6 +1,7 @@
 """Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
-``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``), ``learned`` (the trained
-baseline policy, 2 and 4 players) or an alias (``mcts``, ``mcts:fast``,
+``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``, ``expert``, ``expert:fast``,
+``expert:strong``), ``learned`` (the trained baseline policy, 2 and 4 players) or an alias
+(``mcts``, ``mcts:fast``,
 ``mcts:strong`` are the plan-search bot's former names and still work).
 
 Names are ``kind`` or ``kind:level``; see docs/bots.md.
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import expert
 from .base import Bot
+from .expert import ExpertBot
 from .greedy import GreedyBot
 from .heuristic import BoldBot, HeuristicBot
 from .random_bot import RandomBot
@@ -49,6 +52,12 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     if kind == LEARNED and not level:
         from ..rl.learned import LearnedBot
         return LearnedBot(seed)
+    if kind == expert.KIND:
+        level = level or "default"
+        if level not in expert.LEVELS:
+            raise ValueError(f"bot {expert.KIND!r} has no level {level!r}; "
+                             f"levels: {', '.join(expert.LEVELS)}")
+        return ExpertBot(seed, level=level)
     make = _PLAIN.get(kind)
     if make is None:
         raise ValueError(f"unknown bot {spec!r}; the bots are {', '.join(bot_names())}")
@@ -60,13 +69,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 def searches(spec: str) -> bool:
     """Whether the bot of that name searches (thinks for long: the server gives it its own lane)."""
     kind = spec.strip().partition(":")[0]
-    return ALIASES.get(kind, kind) == SEARCH_KIND
+    return ALIASES.get(kind, kind) in (SEARCH_KIND, expert.KIND)
 
 
 def bot_names() -> list[str]:
     """Every bot name make_bot accepts, aliases aside (see :data:`ALIASES`)."""
-    return sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
+    return (sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
+            + [expert.KIND] + [f"{expert.KIND}:{lv}" for lv in expert.LEVELS if lv != "default"])
 
 
-__all__ = ["ALIASES", "BoldBot", "Bot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan", "SearchBot",
-           "bot_names", "make_bot", "rank_plans", "searches"]
+__all__ = ["ALIASES", "BoldBot", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan",
+           "SearchBot", "bot_names", "make_bot", "rank_plans", "searches"]

@@ -20,6 +20,7 @@ from rich.table import Table
 import powergrid as pg
 from powergrid.bots import make_bot
 from powergrid.sim import BACKENDS, BotSummary, GameResult, Tournament, run_tournament
+from powergrid.sim import ratings as rating_fit
 from powergrid.sim.backends import default_workers
 
 from .common import console, err_console, fail, write_json
@@ -63,6 +64,23 @@ def summary_table(tournament: Tournament, summaries: list[BotSummary]) -> Table:
     return table
 
 
+def ratings_of(tournament: Tournament) -> list[rating_fit.Rating]:
+    """Ratings of the bots (first-place Plackett-Luce over every game, powergrid.sim.ratings);
+    the first bot named is 0."""
+    names = list(dict.fromkeys(tournament.bots))
+    return rating_fit.ratings(rating_fit.tables_of(tournament.results), names, resamples=100)
+
+
+def ratings_table(rated: list[rating_fit.Rating]) -> Table:
+    table = Table(title="Ratings (every place of every game; first bot named = 0)", title_style="bold",
+                  caption="a bot of rating r wins a table with weight exp(r); Elo scale: 1500 + 174 r")
+    for name in ("bot", "rating", "95% interval", "Elo"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for r in rated:
+        table.add_row(r.bot, f"{r.rating:+.2f}", f"{r.low:+.2f} to {r.high:+.2f}", f"{r.elo:.0f}")
+    return table
+
+
 def write_results(tournament: Tournament, out: Path, plots: bool) -> list[Path]:
     """results.json, a record per game under games/, and the PNG plots; returns the paths written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -94,7 +112,10 @@ def _first_line(result: GameResult) -> str:
 @app.command()
 def tournament(
     bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat (rotated game by game), "
-                                           "or one name for every seat.")] = "random",
+                                           "or one name for every seat: random, greedy, bold, "
+                                           "heuristic, pimc[:fast|:strong] (plan search), "
+                                           "expert[:fast|:strong] (evaluator-guided search: "
+                                           "~0.05 / 0.2 / 0.5 s a move).")] = "random",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players (default: one per bot).")]
     = None,
     map_name: Annotated[str, typer.Option("--map", help="Map name (germany, usa) or a map JSON file.")]
@@ -150,12 +171,17 @@ def tournament(
             fail(str(exc))
     written = write_results(result, out, plots)
     summaries = result.summary()
+    rated = ratings_of(result) if len(set(specs)) > 2 else []
     if as_json:
         console.print_json(json.dumps({"summary": [s.to_dict() for s in summaries],
+                                       "ratings": [{"bot": r.bot, "rating": r.rating, "low": r.low,
+                                                    "high": r.high, "elo": r.elo} for r in rated],
                                        "failures": [{"index": r.index, "error": _first_line(r)}
                                                     for r in result.failures]}))
     else:
         console.print(summary_table(result, summaries))
+        if rated:
+            console.print(ratings_table(rated))
         console.print("Wrote " + ", ".join(str(p) for p in written))
     for failure in result.failures:
         err_console.print(f"[red]game {failure.index} failed:[/] {_first_line(failure)}", soft_wrap=True)

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import heuristic, search
+from ..bots import expert, heuristic, search
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
@@ -21,13 +21,17 @@ from .winchance import win_chances
 Plan = tuple[Any, ...]
 
 
-def heuristic_purchase(s: Any, seat: int) -> tuple[Action, ...]:
-    """The heuristic's whole purchase for this turn (buys, then done). Needs no deck: no card is
-    drawn while buying, so it is played on a copy of the seat's public state."""
+def heuristic_purchase(s: Any, seat: int, fuel_plan: str = "heuristic") -> tuple[Action, ...]:
+    """The heuristic's whole purchase for this turn (buys, then done), or that of one of the
+    ``expert`` search's purchase plans (``"run"``: fuel for one run of every plant; ``"fill"``:
+    fill the storage). Needs no deck: no card is drawn while buying, so it is played on a copy
+    of the seat's public state."""
     w = s.public_state.clone() if isinstance(s, GameView) else s.clone()
     out: list[Action] = []
     while w.phase == RESOURCES_PHASE and w.current_player == seat:
-        action = heuristic.decide(w, seat, w.legal_actions())
+        action = expert._follow(w, seat, ("fuel", fuel_plan), None)
+        if action is None:
+            action = heuristic.decide(w, seat, w.legal_actions())
         out.append(action)
         w.apply(action)
         if action == DONE:
@@ -43,8 +47,9 @@ def turn_plans(view: Any, seat: int, legal: list[Action]) -> list[Plan]:
     if phase == RESOURCES_PHASE:
         mine = heuristic_purchase(view, seat)
         plans: list[Plan] = [("seq", mine)]
-        if mine != (DONE,):
-            plans.append(("seq", (DONE,)))
+        for other in ((DONE,), heuristic_purchase(view, seat, "run"), heuristic_purchase(view, seat, "fill")):
+            if ("seq", other) not in plans:
+                plans.append(("seq", other))
         return plans
     if phase == BUREAUCRACY:
         # powering nothing is left out: it only keeps fuel, which the next purchase can replace

@@ -1,6 +1,11 @@
-"""Who is winning: each seat's chance to win from a position, by a small learned model.
+"""Who is winning: each seat's chance to win from a position.
 
-A conditional logit over the seats: seat j's score is ``w · features(j)`` and its chance to win
+:func:`win_chances` is the learned evaluator's (``powergrid.bots.value``: a small network over
+each seat's public features, softmax over the seats, the players' ratings added where known),
+the same one the ``expert`` search scores its rollouts with. Its figures: docs/coach.md.
+
+The former model, kept for comparison (``win_model()``, ``benchmarks/coach_calibration.py``), is
+a conditional logit over the seats: seat j's score is ``w · features(j)`` and its chance to win
 is the softmax of the scores over the seats, so the chances always sum to 1 whatever the player
 count. The features are a few public facts of the position (cities, plants, money, fuel, turn
 order), each also scaled by how far the game has gone, since money counts for little in round 2
@@ -13,12 +18,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..bots import heuristic
+from ..bots import heuristic, value
 
 #: the name of each feature, in the order of the weights
 BASE_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "portfolio",
@@ -126,6 +132,8 @@ def win_model() -> WinModel:
     return WinModel.from_dict(json.loads(text))
 
 
-def win_chances(s: Any) -> list[float]:
-    """Each seat's estimated chance to win from this position (a GameState or a view)."""
-    return win_model().chances(s)
+def win_chances(s: Any, players: Sequence[str | None] | None = None) -> list[float]:
+    """Each seat's estimated chance to win from this position (a GameState or a view), by the
+    learned evaluator; ``players`` names the bot in each seat where known (None for a person),
+    so that their ratings count too."""
+    return value.win_chances(s, players)

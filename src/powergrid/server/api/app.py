@@ -169,7 +169,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_bots() -> dict[str, Any]:
         """The bots a seat can be given (kind or kind:level), weakest first."""
         from powergrid.bots import bot_names
-        order = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong"]
+        order = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong", "expert:fast",
+                 "expert", "expert:strong"]
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names}
 

@@ -16,9 +16,13 @@ const BOT_WORDS = {
   mcts: "plan search (strong)",
   "mcts:fast": "plan search, fast (good)",
   "mcts:strong": "plan search, strong (slow)",
+  "expert:fast": "evaluator search, fast (~0.05 s a move)",
+  expert: "evaluator search (~0.2 s a move)",
+  "expert:strong": "evaluator search, strongest (~0.5 s a move)",
 };
 
-const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong"];
+const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong",
+                       "expert:fast", "expert", "expert:strong"];
 
 const form = {
   maps: ["germany", "usa"],

@@ -1,0 +1,547 @@
+"""Train the learned evaluator (powergrid.bots.value) on self-play games, and check it.
+
+    python benchmarks/train_evaluator.py data --seed 1 --games 200 --workers 2 --out /tmp/train.npz
+    python benchmarks/train_evaluator.py data --seed 9001 --games 100 --workers 2 --out /tmp/test.npz
+    python benchmarks/train_evaluator.py fit --data /tmp/train.npz --seed 1 --write
+    python benchmarks/train_evaluator.py check --data /tmp/test.npz
+
+``data`` plays ``--games`` games of every set below with ``powergrid.sim`` (seeds derived from
+``--seed``), replays each one and keeps every seat's features (only what that seat sees: the
+features read public facts alone) at the start of every round and of every build phase, with
+who won. ``fit`` fits the bots' ratings (the first-place Plackett-Luce model: a seat's chance
+to win a table is ``exp(r)`` over the table's sum; ``heuristic`` is 0) and then the network by
+Adam on the log loss of the softmax over seats, numpy only, deterministic from ``--seed``;
+``--write`` stores it in ``src/powergrid/bots/value_model.json``. ``check`` measures the
+shipped (or ``--model``) evaluator on other games, per set, at the start of every round: Brier
+score against the constant 1/players, and the calibration table by tenths of the predicted
+chance (the gap between the mean prediction and the observed win rate in each tenth), with and
+without the players' ratings; ``--plot`` draws one calibration curve per set.
+
+Sets: ``heuristic-mirror`` (heuristic bots only, 2-6 players), ``erring`` (heuristics that choose
+a random action now and then, at different rates), ``pimc-heuristic`` (one ``pimc:fast`` among
+heuristics, 2-4 players), ``mixed`` (4 players drawn from random, greedy, bold, heuristic,
+pimc:fast), ``random`` (random bots with heuristic and greedy ones, 2-4 players),
+``expert-mirror`` (the evaluator-guided search, ``expert:fast``, in mirror; only with ``--sets``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import powergrid as pg
+from powergrid.bots import Bot, heuristic, make_bot, value
+from powergrid.rules.phase import AUCTION, BUILD
+from powergrid.sim.game import GameSpec, play_game
+from powergrid.sim.records import Seat
+from powergrid.sim.seeds import derive_seed
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL_PATH = ROOT / "src/powergrid/bots" / value.MODEL_FILE
+GOLDEN_PATH = ROOT / "tests/bots/value_golden.json"
+MAX_SEATS = 6
+ERROR_RATES = (0.0, 0.0, 0.01, 0.03, 0.08)
+
+
+class ErringHeuristic(Bot):
+    """The heuristic, choosing a random legal action with probability ``rate`` outside the
+    bureaucracy (a weaker player, for varied games)."""
+
+    name = "erring"
+
+    def __init__(self, seed: int, rate: float) -> None:
+        super().__init__(seed)
+        self.rate = rate
+        self._rng = random.Random(seed)
+
+    def act(self, view: pg.GameView) -> pg.Action:
+        legal = view.legal_actions()
+        if len(legal) > 1 and view.phase != 5 and self._rng.random() < self.rate:
+            return self._rng.choice(legal)
+        return heuristic.decide(view, view.seat, legal)
+
+
+def bot_factory(spec: str, seed: int) -> Bot:
+    if spec.startswith("erring:"):
+        return ErringHeuristic(seed, float(spec.split(":")[1]))
+    return make_bot(spec, seed)
+
+
+def _heuristic_mirror(rng: random.Random) -> list[str]:
+    return ["heuristic"] * rng.randint(2, 6)
+
+
+def _erring(rng: random.Random) -> list[str]:
+    rates = [rng.choice(ERROR_RATES) for _ in range(rng.randint(2, 6))]
+    return [f"erring:{r}" if r else "heuristic" for r in rates]
+
+
+def _pimc_heuristic(rng: random.Random) -> list[str]:
+    seats = ["heuristic"] * rng.randint(2, 4)
+    seats[rng.randrange(len(seats))] = "pimc:fast"
+    return seats
+
+
+def _mixed(rng: random.Random) -> list[str]:
+    return [rng.choice(("random", "greedy", "bold", "heuristic", "pimc:fast")) for _ in range(4)]
+
+
+def _random(rng: random.Random) -> list[str]:
+    n = rng.randint(2, 4)
+    seats = [rng.choice(("random", "heuristic", "greedy")) for _ in range(n)]
+    seats[rng.randrange(n)] = "random"
+    return seats
+
+
+def _expert_mirror(rng: random.Random) -> list[str]:
+    return ["expert:fast"] * rng.randint(2, 4)
+
+
+SETS: dict[str, Callable[[random.Random], list[str]]] = {
+    "heuristic-mirror": _heuristic_mirror, "erring": _erring, "pimc-heuristic": _pimc_heuristic,
+    "mixed": _mixed, "random": _random, "expert-mirror": _expert_mirror,
+}
+DEFAULT_SETS = ("heuristic-mirror", "erring", "pimc-heuristic", "mixed", "random")
+
+
+def game_spec(set_name: str, master: int, index: int) -> GameSpec:
+    rng = random.Random(derive_seed(master, set_name, index))
+    bots = SETS[set_name](rng)
+    config = pg.GameConfig(map=rng.choice(("germany", "usa")), players=len(bots),
+                           seed=derive_seed(master, set_name, index, "game"))
+    seats = tuple(Seat(s, b, derive_seed(master, set_name, index, "bot", s)) for s, b in enumerate(bots))
+    return GameSpec(index, config, seats)
+
+
+def positions(job: tuple[str, int, int]) -> dict[str, Any] | None:
+    """Play one game and return its positions: features per seat, winners, round, phase."""
+    set_name, master, index = job
+    spec = game_spec(set_name, master, index)
+    result = play_game(spec, bot_factory)
+    if not result.ok:
+        print("skipped a failed game:", (result.error or "").splitlines()[0], file=sys.stderr)
+        return None
+    state = pg.new_game(spec.config)
+    rows, rounds, phases = [], [], []
+    last = None
+    for text in result.actions:
+        key = (state.round, state.phase)
+        if key != last and state.phase in (AUCTION, BUILD):
+            last = key
+            rows.append(value.table_features(state).astype(np.float32))
+            rounds.append(state.round)
+            phases.append(state.phase)
+        elif key != last:
+            last = key
+        state.apply(pg.parse_action(text))
+    share = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
+    return {"set": set_name, "game": index, "bots": [s.spec for s in spec.seats], "x": np.stack(rows),
+            "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases)}
+
+
+def collect(sets: list[str], games: int | dict[str, int], master: int, workers: int,
+            deadline: float | None = None) -> list[dict[str, Any]]:
+    """The positions of ``games`` games of each set (a count per set, or one for all), played
+    on ``workers`` processes; at ``deadline`` (a ``time.monotonic()`` time) the games not yet
+    finished are dropped."""
+    counts = games if isinstance(games, dict) else dict.fromkeys(sets, games)
+    jobs = sorted(((name, master, i) for name in sets for i in range(counts.get(name, 0))),
+                  key=lambda job: (job[2], sets.index(job[0])))
+    out: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    if workers <= 1 and deadline is None:
+        out = [r for r in map(positions, jobs) if r is not None]
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        try:
+            pending = pool.imap_unordered(positions, jobs)
+            for n in range(1, len(jobs) + 1):
+                wait = None if deadline is None else deadline - time.monotonic()
+                if wait is not None and wait <= 0:
+                    break
+                try:
+                    r = pending.next(timeout=wait)
+                except multiprocessing.TimeoutError:
+                    break
+                if r is not None:
+                    out.append(r)
+                if n % max(1, len(jobs) // 10) == 0:
+                    print(f"  {n}/{len(jobs)} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        finally:
+            pool.terminate()
+            pool.join()
+    out.sort(key=lambda g: (g["set"], g["game"]))
+    return out
+
+
+def save(games: list[dict[str, Any]], path: Path) -> None:
+    """One npz: the tables padded to six seats (float16 features)."""
+    xs, ys, masks, bots, meta = [], [], [], [], []
+    names = sorted({b for g in games for b in g["bots"]})
+    sets = sorted({g["set"] for g in games})
+    for g in games:
+        x = g["x"]
+        k, n, f = x.shape
+        pad = np.zeros((k, MAX_SEATS, f), np.float16)
+        pad[:, :n] = x
+        xs.append(pad)
+        y = np.zeros(MAX_SEATS)
+        y[:n] = g["y"]
+        ys.append(np.tile(y, (k, 1)))
+        m = np.zeros(MAX_SEATS, bool)
+        m[:n] = True
+        masks.append(np.tile(m, (k, 1)))
+        b = np.full(MAX_SEATS, -1, np.int16)
+        b[:n] = [names.index(s) for s in g["bots"]]
+        bots.append(np.tile(b, (k, 1)))
+        meta.append(np.stack([np.full(k, sets.index(g["set"])), np.full(k, g["game"]), g["round"],
+                              g["phase"]], axis=1))
+    np.savez_compressed(path, x=np.concatenate(xs), y=np.concatenate(ys).astype(np.float32),
+                        mask=np.concatenate(masks), bots=np.concatenate(bots), meta=np.concatenate(meta),
+                        names=np.array(names), sets=np.array(sets), features=np.array(value.FEATURES))
+
+
+def load(paths: list[str]) -> dict[str, np.ndarray]:
+    """Datasets merged (bot and set indices remapped to the merged name lists)."""
+    parts = [dict(np.load(p)) for p in paths]
+    names = sorted({str(n) for p in parts for n in p["names"]})
+    sets = sorted({str(n) for p in parts for n in p["sets"]})
+    for p in parts:
+        if list(p["features"]) != list(value.FEATURES):
+            raise SystemExit("the data was made with other features: make it again")
+        remap = np.array([names.index(str(n)) for n in p["names"]] + [-1])
+        p["bots"] = np.where(p["bots"] >= 0, remap[p["bots"]], -1)
+        smap = np.array([sets.index(str(n)) for n in p["sets"]])
+        p["meta"] = p["meta"].copy()
+        p["meta"][:, 0] = smap[p["meta"][:, 0]]
+        # one key per game: sets and files apart
+        p["meta"][:, 1] += 1_000_000 * p["meta"][:, 0] + 100_000_000 * parts.index(p)
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "mask", "bots", "meta")}
+    out["names"], out["sets"] = np.array(names), np.array(sets)
+    return out
+
+
+# ---------------------------------------------------------------- fitting
+def fit_ratings(data: dict[str, np.ndarray], prior: float = 3.0) -> dict[str, float]:
+    """Bot ratings from who won each game (one row per game), heuristic fixed at 0."""
+    names = [str(n) for n in data["names"]]
+    first = np.unique(data["meta"][:, 1], return_index=True)[1]
+    bots, y, mask = data["bots"][first], data["y"][first], data["mask"][first]
+    r = np.zeros(len(names))
+    fixed = names.index("heuristic") if "heuristic" in names else None
+    onehot = np.zeros((len(first), MAX_SEATS, len(names)))
+    for j in range(MAX_SEATS):
+        ok = bots[:, j] >= 0
+        onehot[np.nonzero(ok)[0], j, bots[ok, j]] = 1.0
+    for _ in range(3000):
+        s = onehot @ r
+        s = np.where(mask, s, -1e9)
+        p = np.exp(s - s.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        grad = np.einsum("gj,gjk->k", p - y, onehot) + r / prior**2
+        r -= 0.5 * grad / len(first) * 20
+        if fixed is not None:
+            r -= r[fixed]
+    return {n: round(float(v), 4) for n, v in zip(names, r, strict=True)}
+
+
+def rating_table(data: dict[str, np.ndarray], ratings: dict[str, float]) -> np.ndarray:
+    table = np.array([ratings.get(str(n), 0.0) for n in data["names"]] + [0.0])
+    return np.where(data["bots"] >= 0, table[data["bots"]], 0.0)
+
+
+class Net:
+    """The evaluator's network during training (forward and backward, numpy)."""
+
+    def __init__(self, f: int, h1: int, h2: int, rng: np.random.Generator) -> None:
+        self.p = {"w1": rng.normal(0, 1 / math.sqrt(f), (f, h1)), "b1": np.zeros(h1),
+                  "w2": rng.normal(0, 1 / math.sqrt(h1), (h1, h2)), "b2": np.zeros(h2),
+                  "w3": rng.normal(0, 0.1 / math.sqrt(h2), h2), "skip": np.zeros(f),
+                  "skill": np.array(1.0), "fade": np.array(0.0)}
+
+    def loss(self, z: np.ndarray, y: np.ndarray, mask: np.ndarray, r: np.ndarray,
+             t: np.ndarray, grads: bool = True) -> tuple[float, dict[str, np.ndarray]]:
+        p = self.p
+        a1 = z @ p["w1"] + p["b1"]
+        h1 = np.maximum(a1, 0)
+        a2 = h1 @ p["w2"] + p["b2"]
+        h2 = np.maximum(a2, 0)
+        k = p["skill"] + p["fade"] * t[:, None]
+        s = h2 @ p["w3"] + z @ p["skip"] + k * r
+        s = np.where(mask, s, -1e9)
+        s = s - s.max(axis=1, keepdims=True)
+        e = np.exp(s)
+        q = e / e.sum(axis=1, keepdims=True)
+        n = len(z)
+        loss = float(-(y * np.log(np.maximum(q, 1e-12))).sum() / n)
+        if not grads:
+            return loss, {}
+        ds = (q - y) * mask / n
+        g: dict[str, np.ndarray] = {"w3": np.einsum("bj,bjh->h", ds, h2),
+                                    "skip": np.einsum("bj,bjf->f", ds, z),
+                                    "skill": np.array((ds * r).sum()),
+                                    "fade": np.array((ds * r * t[:, None]).sum())}
+        dh2 = ds[:, :, None] * p["w3"] * (a2 > 0)
+        g["w2"] = np.einsum("bjh,bjk->hk", h1, dh2)
+        g["b2"] = dh2.sum(axis=(0, 1))
+        dh1 = (dh2 @ p["w2"].T) * (a1 > 0)
+        g["w1"] = np.einsum("bjf,bjh->fh", z, dh1)
+        g["b1"] = dh1.sum(axis=(0, 1))
+        return loss, g
+
+
+def fit(data: dict[str, np.ndarray], seed: int, epochs: int, hidden: tuple[int, int] = (48, 24),
+        l2: float = 1e-4, batch: int = 256) -> value.ValueModel:
+    ratings = fit_ratings(data)
+    x = data["x"].astype(np.float64)
+    mask = data["mask"]
+    flat = x[mask]
+    mean = flat.mean(axis=0)
+    scale = flat.std(axis=0) + 1e-3
+    z = np.where(mask[:, :, None], (x - mean) / scale, 0.0)
+    y = data["y"].astype(np.float64)
+    r = rating_table(data, ratings)
+    t = x[:, 0, value.FEATURES.index("progress")]
+    games = np.unique(data["meta"][:, 1])
+    rng = np.random.default_rng(seed)
+    valid_games = set(rng.choice(games, size=max(1, len(games) // 10), replace=False).tolist())
+    valid = np.array([g in valid_games for g in data["meta"][:, 1]])
+    train_idx = np.nonzero(~valid)[0]
+    net = Net(z.shape[2], hidden[0], hidden[1], rng)
+    m = {k: np.zeros_like(v) for k, v in net.p.items()}
+    v2 = {k: np.zeros_like(v) for k, v in net.p.items()}
+    step, lr = 0, 3e-3
+    best = (1e9, {k: a.copy() for k, a in net.p.items()})
+    for epoch in range(epochs):
+        order = rng.permutation(train_idx)
+        for i in range(0, len(order), batch):
+            b = order[i:i + batch]
+            _, g = net.loss(z[b], y[b], mask[b], r[b], t[b])
+            step += 1
+            for k in net.p:
+                if k in ("w1", "w2", "skip"):
+                    g[k] = g[k] + l2 * net.p[k]
+                m[k] = 0.9 * m[k] + 0.1 * g[k]
+                v2[k] = 0.999 * v2[k] + 0.001 * g[k] ** 2
+                mh = m[k] / (1 - 0.9 ** step)
+                vh = v2[k] / (1 - 0.999 ** step)
+                net.p[k] = net.p[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+        vl, _ = net.loss(z[valid], y[valid], mask[valid], r[valid], t[valid], grads=False)
+        tl, _ = net.loss(z[train_idx[:20000]], y[train_idx[:20000]], mask[train_idx[:20000]],
+                         r[train_idx[:20000]], t[train_idx[:20000]], grads=False)
+        print(f"  epoch {epoch + 1}: train loss {tl:.4f}, validation loss {vl:.4f}", file=sys.stderr)
+        if vl < best[0]:
+            best = (vl, {k: a.copy() for k, a in net.p.items()})
+        if epoch >= 8 and epoch % 8 == 0:
+            lr *= 0.6
+    p = best[1]
+    model = value.ValueModel(mean, scale, p["w1"], p["b1"], p["w2"], p["b2"], p["w3"], p["skip"],
+                             float(p["skill"]), float(p["fade"]), ratings,
+                             {"trained_on": f"{len(games)} self-play games ({len(x)} positions), sets "
+                                            + ", ".join(str(s) for s in data["sets"]),
+                              "seed": seed, "epochs": epochs, "hidden": list(hidden)})
+    return temper(model, data, seed)
+
+
+def validation_games(data: dict[str, np.ndarray], seed: int) -> np.ndarray:
+    """The rows of the tenth of the games that ``fit`` keeps apart (the same draw)."""
+    games = np.unique(data["meta"][:, 1])
+    rng = np.random.default_rng(seed)
+    chosen = set(rng.choice(games, size=max(1, len(games) // 10), replace=False).tolist())
+    return np.array([g in chosen for g in data["meta"][:, 1]])
+
+
+def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> value.ValueModel:
+    """The model with the temperature that fits the held-out training games best (log loss)."""
+    valid = validation_games(data, seed)
+    part = {k: v[valid] if k not in ("names", "sets") else v for k, v in data.items()}
+    r = rating_table(part, model.ratings)
+    base = replace(model, temperature=1.0)
+    scores = np.full(part["y"].shape, -1e9)
+    for i in range(len(part["x"])):
+        n = int(part["mask"][i].sum())
+        scores[i, :n] = base.scores(part["x"][i, :n].astype(np.float64), r[i, :n])
+    best = (1e9, 1.0)
+    for temperature in np.arange(0.7, 1.61, 0.02):
+        z = scores / temperature
+        z = z - z.max(axis=1, keepdims=True)
+        logq = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        loss = float(-(part["y"] * np.where(part["mask"], logq, 0.0)).sum() / len(z))
+        if loss < best[0]:
+            best = (loss, float(round(temperature, 2)))
+    print(f"  temperature {best[1]} (validation log loss {best[0]:.4f})", file=sys.stderr)
+    return replace(model, temperature=best[1])
+
+
+def golden(model: value.ValueModel) -> dict[str, Any]:
+    """The model's output at a fixed position (tests/bots/test_value.py checks it)."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=11))
+    bots = [make_bot("heuristic", i) for i in range(4)]
+    while state.round < 6:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    players = ["pimc", None, None, None]
+    return {"features": value.table_features(state).tolist(), "chances": model.chances(state),
+            "players": players, "chances_with_players": model.chances(state, players)}
+
+
+# ---------------------------------------------------------------- checking
+def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool) -> np.ndarray:
+    out = np.zeros_like(data["y"])
+    r = rating_table(data, model.ratings) if with_ratings else None
+    for i in range(len(data["x"])):
+        n = int(data["mask"][i].sum())
+        out[i, :n] = model.table_chances(data["x"][i, :n].astype(np.float64),
+                                         None if r is None else r[i, :n])
+    return out
+
+
+def calibration(pred: np.ndarray, truth: np.ndarray) -> list[tuple[int, float, float, int]]:
+    """(tenth, mean prediction, observed win rate, count) for each tenth of the predictions."""
+    idx = np.clip((pred * 10).astype(int), 0, 9)
+    rows = []
+    for b in range(10):
+        sel = idx == b
+        if sel.any():
+            rows.append((b, float(pred[sel].mean()), float(truth[sel].mean()), int(sel.sum())))
+    return rows
+
+
+def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
+           rounds_only: bool = True) -> dict[str, Any]:
+    sel = data["meta"][:, 3] == AUCTION if rounds_only else np.ones(len(data["x"]), bool)
+    pred = predictions(model, {k: v[sel] if k not in ("names", "sets") else v for k, v in data.items()},
+                       with_ratings)
+    out = {}
+    for si, name in enumerate(data["sets"]):
+        rows = data["meta"][sel][:, 0] == si
+        mask = data["mask"][sel][rows]
+        p = pred[rows][mask]
+        y = data["y"][sel][rows][mask]
+        const = np.repeat(1.0 / mask.sum(axis=1), mask.sum(axis=1))
+        brier = float(np.mean((p - y) ** 2))
+        brier0 = float(np.mean((const - y) ** 2))
+        table = calibration(p, y)
+        worst = max((abs(m - o) for _, m, o, c in table if c >= 100), default=float("nan"))
+        out[str(name)] = {"games": int(len(np.unique(data["meta"][sel][rows][:, 1]))),
+                          "predictions": int(len(p)), "brier": brier, "brier_constant": brier0,
+                          "skill": 1 - brier / brier0, "worst_tenth_gap": worst, "tenths": table,
+                          "pred": p, "truth": y}
+    return out
+
+
+def print_report(title: str, rep: dict[str, Any]) -> None:
+    print(title)
+    for name, r in rep.items():
+        print(f"  {name:17s} {r['games']:5d} games {r['predictions']:6d} predictions  Brier {r['brier']:.4f}"
+              f" (constant {r['brier_constant']:.4f}, skill {r['skill']:+.1%}); worst tenth with >=100:"
+              f" {r['worst_tenth_gap']:.3f}")
+        print("      " + "  ".join(f"{b / 10:.1f}: {m:.2f}->{o:.2f} ({c})" for b, m, o, c in r["tenths"]))
+
+
+def plot(rep: dict[str, Any], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(rep)
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.4), squeeze=False)
+    for ax, name in zip(axes[0], names, strict=True):
+        r = rep[name]
+        pts = [(m, o, c) for _, m, o, c in r["tenths"] if c >= 20]
+        ax.plot([0, 1], [0, 1], color="grey", linestyle="--")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o")
+        ax.set_title(f"{name}\nBrier skill {r['skill']:.0%}, {r['games']} games", fontsize=9)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("predicted chance", fontsize=8)
+    axes[0][0].set_ylabel("observed win rate", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("data", help="play and record games")
+    d.add_argument("--games", type=int, default=100, help="games per set")
+    d.add_argument("--sets", default=",".join(DEFAULT_SETS))
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--workers", type=int, default=2)
+    d.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit ratings and the network")
+    f.add_argument("--data", required=True, nargs="+")
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--epochs", type=int, default=30)
+    f.add_argument("--write", action="store_true", help="store the model in the package")
+    f.add_argument("--model-out", help="store the model in this file instead")
+    c = sub.add_parser("check", help="calibration on held-out games")
+    c.add_argument("--data", required=True, nargs="+")
+    c.add_argument("--model", help="a model file (default: the shipped one)")
+    c.add_argument("--plot", help="draw one calibration curve per set to this PNG")
+    c.add_argument("--json", help="write the figures to this file")
+    sub.add_parser("golden", help="rewrite the golden output of the shipped model (tests/bots)")
+    t = sub.add_parser("temper", help="refit the shipped model's temperature on its training data")
+    t.add_argument("--data", required=True, nargs="+", help="the data it was fitted on")
+    t.add_argument("--seed", type=int, default=1, help="the seed it was fitted with")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    if args.command == "temper":
+        model = temper(value.value_model(), load(args.data), args.seed)
+        MODEL_PATH.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
+        GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_PATH} and {GOLDEN_PATH}")
+    elif args.command == "golden":
+        GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
+        print(f"wrote {GOLDEN_PATH}")
+    elif args.command == "data":
+        games = collect(args.sets.split(","), args.games, args.seed, args.workers)
+        save(games, Path(args.out))
+        print(f"{len(games)} games -> {args.out}, {time.perf_counter() - started:.0f} s")
+    elif args.command == "fit":
+        data = load(args.data)
+        model = fit(data, args.seed, args.epochs)
+        print("ratings:", json.dumps(model.ratings))
+        print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
+        target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
+        if target is not None:
+            target.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
+            print(f"wrote {target} ({target.stat().st_size // 1024} KiB)")
+        if args.write:
+            model = value.ValueModel.from_dict(json.loads(MODEL_PATH.read_text()))  # as rounded
+            GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
+            print(f"wrote {GOLDEN_PATH}")
+        print(f"{time.perf_counter() - started:.0f} s")
+    else:
+        data = load(args.data)
+        model = (value.ValueModel.from_dict(json.loads(Path(args.model).read_text()))
+                 if args.model else value.value_model())
+        known = report(model, data, with_ratings=True)
+        blind = report(model, data, with_ratings=False)
+        print_report("players' ratings known (the coach in a game with bots):", known)
+        print_report("position only (ratings unknown):", blind)
+        if args.plot:
+            plot(known, Path(args.plot))
+        if args.json:
+            strip = {k: {n: {a: b for a, b in r.items() if a not in ("pred", "truth")}
+                         for n, r in rep.items()}
+                     for k, rep in (("ratings", known), ("position", blind))}
+            Path(args.json).write_text(json.dumps(strip, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""The learned evaluator: each seat's chance to win from a position, by a small network.
+
+A seat's score is a two-layer network of its public features (its cities, plants, fuel, money,
+income, what it could build now...), of the same features less the best rival's, and of a few
+facts of the game (round, step, phase, players); the chances are the softmax of the scores over
+the seats, so they sum to 1 whatever the player count. Where the players' strengths are known
+(the bots' ratings, in the same natural-log units: ``exp(rating)`` is a player's weight in a
+table), each seat's rating, scaled by a learned factor that fades as the game goes on, is added
+to its score: a position alone cannot tell who is the better player.
+
+Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
+state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
+``benchmarks/train_evaluator.py`` from a seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES
+from . import heuristic
+
+#: the per-seat facts, in order (each also given less the best rival's)
+SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "income",
+                 "portfolio", "late_in_order", "outlook", "plants", "affordable", "fuel_units")
+#: facts of the whole game, the same for every seat
+GAME_FEATURES = ("progress", "round", "step2", "step3", "auction", "resources", "build",
+                 "bureaucracy", "players")
+FEATURES = (SEAT_FEATURES + tuple(f"{n}-rival" for n in SEAT_FEATURES) + GAME_FEATURES)
+MODEL_FILE = "value_model.json"
+
+
+def progress(s: Any) -> float:
+    """How near the end the game is: the leader's cities over the end-game count (0..1)."""
+    end: int = s.scn.end_cities
+    return min(1.0, max(len(c) for c in s.cities) / end)
+
+
+def _seat_row(s: Any, seat: int) -> list[float]:
+    scn = s.scn
+    end = scn.end_cities
+    cities = len(s.cities[seat])
+    plants = s.plants[seat]
+    capacity = sum(scn.plant_cities[p] for p in plants)
+    fuel_cities = heuristic.fuel_capacity(s, seat)
+    look = heuristic.Outlook(s, seat)
+    look.ambition = end
+    portfolio = look.portfolio(plants)
+    held = s.resources_of(seat)
+    fuel = sum(n * look.unit[r] for r, n in enumerate(held))
+    money = s.money[seat]
+    players = len(s.money)
+    can, _ = heuristic.affordable_cities(s, seat, money, end - cities) if cities < end else (0, 0)
+    outlook = money + 12.0 * cities + 8.0 * min(cities, capacity) + 0.5 * portfolio + fuel
+    return [
+        cities / end,
+        s.powered[seat] / end,
+        min(capacity, end) / end,
+        money / 100.0,
+        min(fuel_cities, end) / end,
+        scn.catalog.pay(min(cities, fuel_cities)) / 100.0,
+        portfolio / 100.0,
+        s.order.index(seat) / (players - 1) if players > 1 else 0.0,
+        outlook / 100.0,
+        len(plants) / scn.rules.max_plants,
+        can / end,
+        sum(held) / 20.0,
+    ]
+
+
+def table_features(s: Any) -> np.ndarray:
+    """Every seat's features (players × len(FEATURES)) from a GameState or a view."""
+    players = len(s.money)
+    base = np.array([_seat_row(s, j) for j in range(players)])
+    rival = np.empty_like(base)
+    for j in range(players):
+        others = np.delete(base, j, axis=0)
+        rival[j] = base[j] - others.max(axis=0)
+    phase = s.phase
+    game = [progress(s), s.round / 20.0, float(s.step == 2), float(s.step == 3),
+            float(phase == AUCTION), float(phase == RESOURCES), float(phase == BUILD),
+            float(phase == BUREAUCRACY), players / 6.0]
+    return np.hstack([base, rival, np.tile(game, (players, 1))])
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.maximum(x, 0.0)
+    return out
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """A fitted evaluator: input scaling, a two-layer network with a linear skip, and the
+    rating factor ``skill + skill_fade * progress``."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    skip: np.ndarray
+    skill: float
+    skill_fade: float
+    #: bot ratings (natural-log units, ``heuristic`` = 0) fitted on the training games
+    ratings: dict[str, float]
+    #: what it was trained and tested on
+    about: dict[str, Any]
+    #: the scores are divided by it (fitted after the network on held-out training games)
+    temperature: float = 1.0
+
+    def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
+               progress_now: float | None = None) -> np.ndarray:
+        """Seat scores from a (players × features) table (softmax of them: the chances)."""
+        z = (x - self.mean) / self.scale
+        h = _relu(_relu(z @ self.w1 + self.b1) @ self.w2 + self.b2)
+        out: np.ndarray = h @ self.w3 + z @ self.skip
+        if ratings is not None:
+            t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
+            out = out + (self.skill + self.skill_fade * t) * ratings
+        return out / self.temperature
+
+    def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None) -> np.ndarray:
+        scores = self.scores(x, ratings)
+        e = np.exp(scores - scores.max())
+        result: np.ndarray = e / e.sum()
+        return result
+
+    def chances(self, s: Any, players: Sequence[str | None] | None = None) -> list[float]:
+        """Each seat's chance to win, summing to 1; ``players`` names the bot in each seat
+        where known (None or an unknown name: rated as the heuristic). A finished game gives
+        its result."""
+        if s.is_over:
+            winners = s.winners
+            return [1.0 / len(winners) if j in winners else 0.0 for j in range(len(s.money))]
+        ratings = None if players is None else np.array([self.rating(p) for p in players])
+        return [float(c) for c in self.table_chances(table_features(s), ratings)]
+
+    def rating(self, player: str | None) -> float:
+        """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
+        heuristic's; also for people and unknown names)."""
+        if player is None:
+            return 0.0
+        if player in self.ratings:
+            return self.ratings[player]
+        kind = player.partition(":")[0]
+        same = [r for name, r in self.ratings.items() if name.partition(":")[0] == kind]
+        return sum(same) / len(same) if same else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        def arr(a: np.ndarray) -> Any:
+            return np.round(a, 6).tolist()
+        return {"features": list(FEATURES), "mean": arr(self.mean), "scale": arr(self.scale),
+                "w1": arr(self.w1), "b1": arr(self.b1), "w2": arr(self.w2), "b2": arr(self.b2),
+                "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
+                "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
+                "about": self.about}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ValueModel:
+        if list(data.get("features", [])) != list(FEATURES):
+            raise ValueError("the value model was fitted on other features; refit it with "
+                             "benchmarks/train_evaluator.py")
+        a = {k: np.array(data[k], dtype=float) for k in ("mean", "scale", "w1", "b1", "w2", "b2",
+                                                          "w3", "skip")}
+        return cls(a["mean"], a["scale"], a["w1"], a["b1"], a["w2"], a["b2"], a["w3"], a["skip"],
+                   float(data["skill"]), float(data["skill_fade"]),
+                   {str(k): float(v) for k, v in data.get("ratings", {}).items()},
+                   dict(data.get("about", {})), float(data.get("temperature", 1.0)))
+
+
+@lru_cache(maxsize=1)
+def value_model() -> ValueModel:
+    """The evaluator shipped with the package."""
+    text = resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8")
+    return ValueModel.from_dict(json.loads(text))
+
+
+def win_chances(s: Any, players: Sequence[str | None] | None = None) -> list[float]:
+    """Each seat's chance to win from this position (a GameState or a view), by the shipped
+    evaluator; ``players`` (the bot name per seat, where known) adds their ratings."""
+    return value_model().chances(s, players)

@@ -1,0 +1,118 @@
+"""The evaluator-guided search (``expert``): legal, deterministic from seed and budget, reads the
+view alone (hidden deck shuffled: same choices), searches the purchase of resources, levels."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_bots import play, shuffled_hidden_deck
+
+import powergrid as pg
+from powergrid.bots import Bot, ExpertBot, bot_names, expert, make_bot
+from powergrid.rules.catalog import UNKNOWN
+
+
+def small_expert(seed: int) -> ExpertBot:
+    return ExpertBot(seed, budget=60, level="fast")
+
+
+@pytest.mark.parametrize(("map_name", "players"), [("germany", 2), ("usa", 4)])
+def test_expert_plays_complete_legal_games(map_name: str, players: int) -> None:
+    bots: list[Bot] = [small_expert(1)] + [make_bot("heuristic", i) for i in range(1, players)]
+    state = play(pg.GameConfig(map=map_name, players=players, seed=3 + players), bots)
+    assert state.winners
+    assert isinstance(bots[0], ExpertBot) and bots[0].searches > 0
+
+
+def actions_with(budget: int, seed: int, limit: int) -> list[pg.Action]:
+    state = pg.new_game(pg.GameConfig(map="usa", players=3, seed=seed))
+    bots: list[Bot] = [ExpertBot(seed, budget=budget), make_bot("heuristic", 1), make_bot("heuristic", 2)]
+    while not state.is_over and state.decisions < limit:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    return state.actions_taken()
+
+
+def test_expert_is_deterministic_given_seed_and_budget() -> None:
+    first = actions_with(80, 5, 120)
+    assert len(first) == 120
+    assert first == actions_with(80, 5, 120)
+
+
+def test_expert_decides_from_the_view_alone() -> None:
+    """Two games alike in all a seat can see, the hidden deck reordered: the same choices."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=23))
+    drivers = [make_bot("heuristic", i) for i in range(3)]
+    rng = random.Random(6)
+    checked = 0
+    while not state.is_over and checked < 12:
+        seat = state.current_player
+        assert seat is not None
+        if len(state.legal_actions()) > 1 and state.phase in (pg.Phase.AUCTION, pg.Phase.BUILD,
+                                                              pg.Phase.RESOURCES):
+            other = shuffled_hidden_deck(state, rng)
+            hidden = [i for i, p in enumerate(state.view(0).to_dict()["deck"]) if p == UNKNOWN]
+            assert other.deck != state.deck or len(hidden) < 2
+            assert small_expert(3).act(state.view(seat)) == small_expert(3).act(other.view(seat))
+            checked += 1
+        state.apply(drivers[seat].act(state.view(seat)))
+    assert checked == 12
+
+
+def test_the_purchase_of_resources_is_searched(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared: list[list[tuple[object, ...]]] = []
+    real = expert.compare
+
+    def spy(view: pg.GameView, seat: int, plans: list[tuple[object, ...]], *args: object) -> expert.Tally:
+        compared.append(list(plans))
+        return real(view, seat, plans, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert, "compare", spy)
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=4))
+    bots: list[Bot] = [small_expert(2), make_bot("heuristic", 1)]
+    while state.round < 3:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    assert any(plans == list(expert.FUEL_PLANS) for plans in compared)
+
+
+def test_fuel_plans_buy_what_they_say() -> None:
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=9))
+    drivers = [make_bot("heuristic", i) for i in range(2)]
+    while not (state.phase == pg.Phase.RESOURCES and state.plants[state.current_player or 0]):
+        seat = state.current_player
+        assert seat is not None
+        state.apply(drivers[seat].act(state.view(seat)))
+    seat = state.current_player
+    assert seat is not None
+    assert expert._follow(state, seat, ("fuel", "none"), None) == pg.parse_action("done")
+    filled = state.clone()
+    while filled.phase == pg.Phase.RESOURCES and filled.current_player == seat:
+        action = expert._follow(filled, seat, ("fuel", "fill"), None)
+        assert action is not None and action in filled.legal_actions()
+        filled.apply(action)
+    ran = state.clone()
+    while ran.phase == pg.Phase.RESOURCES and ran.current_player == seat:
+        action = expert._follow(ran, seat, ("fuel", "run"), None)
+        assert action is not None
+        ran.apply(action)
+    assert sum(filled.resources_of(seat)) >= sum(ran.resources_of(seat)) > sum(state.resources_of(seat))
+
+
+def test_expert_levels_parse_and_are_listed() -> None:
+    names = bot_names()
+    for name in ("expert", "expert:fast", "expert:strong"):
+        assert name in names
+        bot = make_bot(name, 1)
+        assert isinstance(bot, ExpertBot) and bot.name == name
+    assert make_bot("expert:strong").budget > make_bot("expert").budget > make_bot("expert:fast").budget
+    for bad in ("expert:insane", "expert:"):
+        if bad == "expert:":
+            assert make_bot(bad).name == "expert"
+            continue
+        with pytest.raises(ValueError, match="level"):
+            make_bot(bad)
+    assert all(level.about for level in expert.LEVELS.values())
