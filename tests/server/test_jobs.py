@@ -182,10 +182,11 @@ def test_every_search_bot_name_takes_the_search_lane() -> None:
     """A search bot in the quick lane would make every cheap bot wait behind its seconds of thinking:
     the lane follows what the bot is, under its name or any alias."""
     from powergrid.bots import ALIASES, SearchBot, bot_names, make_bot
+    from powergrid.bots.expert import ExpertBot
     from powergrid.server.games.bot_turns import lane_of
 
     names = bot_names() + [f"{alias}{level}" for alias in ALIASES for level in ("", ":fast", ":strong")]
     for name in names:
-        expected = SEARCH if isinstance(make_bot(name, 0), SearchBot) else QUICK
+        expected = SEARCH if isinstance(make_bot(name, 0), (SearchBot, ExpertBot)) else QUICK
         assert lane_of(name) == expected, name
     assert {lane_of(n) for n in names} == {QUICK, SEARCH}
