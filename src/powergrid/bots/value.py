@@ -16,16 +16,23 @@ state it shows). Inference is numpy alone; the weights (``value_model.json``) ar
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import numpy as np
+# The evaluator's matrices are tiny: BLAS threads buy nothing, oversubscribe the cores of bot
+# workers and tournaments, and kept a bot worker that got a storm of SIGTERMs from exiting
+# (tests/server/test_bot_workers.py). Unless the user chose otherwise, numpy's BLAS gets one thread.
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
-from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES
-from . import heuristic
+import numpy as np  # noqa: E402
+
+from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES  # noqa: E402
+from . import heuristic  # noqa: E402
 
 #: the per-seat facts, in order (each also given less the best rival's)
 SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "income",
