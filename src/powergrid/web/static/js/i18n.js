@@ -1,0 +1,157 @@
+// The reader's language. Messages come from /static/i18n/<lang>.json, generated from the gettext
+// catalogues (src/powergrid/i18n/locales) by `python -m powergrid.i18n.build compile`: never edit
+// those files by hand. English is the source language: a message missing from a catalogue shows
+// in English. See docs/translating.md.
+//
+//   t("Pass")                                   a message
+//   t("{name} pays {amount}", {name, amount})   with placeholders (numbers formatted per locale)
+//   tn("{n} city", "{n} cities", n)             plural forms by CLDR (Intl.PluralRules)
+//   pt("phase", "Build")                        a message with a context (the same English word
+//                                               translated differently in two places)
+// Static HTML: an element with data-i18n is translated from its own English text (or the
+// attribute's value); data-i18n-title, data-i18n-placeholder and data-i18n-aria-label translate
+// those attributes.
+
+export const LANGUAGES = {
+  en: "English",
+  de: "Deutsch",
+  pl: "Polski",
+  pt: "Português",
+  ro: "Română",
+  he: "עברית",
+};
+export const RTL = new Set(["he"]);
+const STORAGE_KEY = "powergrid.lang";
+
+let current = { lang: "en", dir: "ltr", messages: {} };
+let plurals = new Intl.PluralRules("en");
+let numbers = new Intl.NumberFormat("en");
+
+/** The language to show: ?lang= in the address, then the one chosen before, then the browser's. */
+export function chooseLanguage() {
+  const forced = new URLSearchParams(location.search).get("lang");
+  if (forced && LANGUAGES[forced]) {
+    remember(forced);
+    return forced;
+  }
+  try {
+    const kept = localStorage.getItem(STORAGE_KEY);
+    if (kept && LANGUAGES[kept]) return kept;
+  } catch (err) {
+    // storage may be off (private mode): fall through to the browser's languages
+  }
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (base === "iw") return "he";
+    if (LANGUAGES[base]) return base;
+  }
+  return "en";
+}
+
+function remember(lang) {
+  try {
+    localStorage.setItem(STORAGE_KEY, lang);
+  } catch (err) {
+    // not remembered; the page still shows it
+  }
+}
+
+/** Load a language's messages and set the page's lang and dir. English needs no file. */
+export async function loadLanguage(lang) {
+  if (!LANGUAGES[lang]) lang = "en";
+  let messages = {};
+  if (lang !== "en") {
+    try {
+      const response = await fetch(`/static/i18n/${lang}.json`);
+      if (response.ok) messages = (await response.json()).messages || {};
+    } catch (err) {
+      messages = {};
+    }
+  }
+  current = { lang, dir: RTL.has(lang) ? "rtl" : "ltr", messages };
+  plurals = new Intl.PluralRules(lang);
+  numbers = new Intl.NumberFormat(lang);
+  document.documentElement.lang = lang;
+  document.documentElement.dir = current.dir;
+  return current;
+}
+
+export function language() {
+  return current.lang;
+}
+
+export function direction() {
+  return current.dir;
+}
+
+function fillIn(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return typeof value === "number" ? numbers.format(value) : String(value);
+  });
+}
+
+/** A message in the reader's language. */
+export function t(msgid, params) {
+  const found = current.messages[msgid];
+  return fillIn(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** A message with a context (gettext's pgettext). */
+export function pt(context, msgid, params) {
+  const found = current.messages[`${context}\u0004${msgid}`];
+  return fillIn(typeof found === "string" && found ? found : msgid, params);
+}
+
+/** A message in the plural form for n; {n} is filled in with n unless params says otherwise. */
+export function tn(singular, plural, n, params) {
+  const all = { n, ...(params || {}) };
+  const forms = current.messages[singular];
+  if (forms && typeof forms === "object") {
+    const form = forms[plurals.select(n)] || forms.other;
+    if (form) return fillIn(form, all);
+  }
+  return fillIn(n === 1 ? singular : plural, all);
+}
+
+/** A number in the reader's locale. */
+export function formatNumber(n) {
+  return numbers.format(n);
+}
+
+/** Translate the static HTML under root (see the top of this file). */
+export function translatePage(root = document) {
+  for (const node of root.querySelectorAll("[data-i18n]")) {
+    if (!node.dataset.i18nSource) node.dataset.i18nSource = node.dataset.i18n || node.textContent.trim();
+    node.textContent = t(node.dataset.i18nSource);
+  }
+  for (const attr of ["title", "placeholder", "aria-label"]) {
+    for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+      node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+}
+
+/** A <select> that switches the page's language (remembered, then the page reloads). */
+export function languagePicker(document_ = document) {
+  const select = document_.createElement("select");
+  select.className = "language-picker";
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document_.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    option.lang = code;
+    if (code === current.lang) option.selected = true;
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    remember(select.value);
+    const url = new URL(location.href);
+    url.searchParams.delete("lang");
+    location.replace(url.toString());
+  });
+  return select;
+}
