@@ -35,7 +35,7 @@ run: $(VENV)/.installed-server
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy src/powergrid/rules
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests benchmarks examples
