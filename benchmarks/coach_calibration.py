@@ -24,42 +24,20 @@ from pathlib import Path
 import numpy as np
 
 import powergrid as pg
-from powergrid.bots import Bot, heuristic, make_bot
 from powergrid.coach import winchance
 from powergrid.sim.backends import run_local
 from powergrid.sim.game import GameSpec
 from powergrid.sim.records import Seat
 from powergrid.sim.seeds import bot_seed, game_seed
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from erring import ERROR_RATES  # noqa: E402
+from erring import bot_factory as erring_bot  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_FILE = ROOT / "src/powergrid/coach/win_model.json"
 PLOT_FILE = ROOT / "docs/coach_calibration.png"
-ERROR_RATES = (0.0, 0.0, 0.01, 0.03, 0.08)
 SETUPS = [("germany", n) for n in (2, 3, 4, 5, 6)] + [("usa", n) for n in (2, 3, 4, 5, 6)]
-
-
-class ErringHeuristic(Bot):
-    """The heuristic, choosing a random legal action with probability ``rate`` at an auction,
-    a purchase or a build (a weaker player, for varied games)."""
-
-    name = "erring"
-
-    def __init__(self, seed: int, rate: float) -> None:
-        super().__init__(seed)
-        self.rate = rate
-        self._rng = random.Random(seed)
-
-    def act(self, view: pg.GameView) -> pg.Action:
-        legal = view.legal_actions()
-        if len(legal) > 1 and view.phase != 5 and self._rng.random() < self.rate:
-            return self._rng.choice(legal)
-        return heuristic.decide(view, view.seat, legal)
-
-
-def erring_bot(spec: str, seed: int) -> Bot:
-    if spec.startswith("erring:"):
-        return ErringHeuristic(seed, float(spec.split(":")[1]))
-    return make_bot(spec, seed)
 
 
 def search_specs(master: int, count: int) -> list[GameSpec]:

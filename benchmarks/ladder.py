@@ -36,7 +36,7 @@ from powergrid.sim.stats import wilson_interval
 from powergrid.sim.tournament import plan_tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_evaluator import bot_factory  # noqa: E402  (erring:rate bots too)
+from erring import bot_factory  # noqa: E402  (erring:rate bots too)
 
 
 def _play(spec: GameSpec) -> GameResult:

@@ -41,41 +41,19 @@ from typing import Any
 import numpy as np
 
 import powergrid as pg
-from powergrid.bots import Bot, heuristic, make_bot, value
+from powergrid.bots import make_bot, value
 from powergrid.rules.phase import AUCTION, BUILD
 from powergrid.sim.game import GameSpec, play_game
 from powergrid.sim.records import Seat
 from powergrid.sim.seeds import derive_seed
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from erring import ERROR_RATES, bot_factory  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_PATH = ROOT / "src/powergrid/bots" / value.MODEL_FILE
 GOLDEN_PATH = ROOT / "tests/bots/value_golden.json"
 MAX_SEATS = 6
-ERROR_RATES = (0.0, 0.0, 0.01, 0.03, 0.08)
-
-
-class ErringHeuristic(Bot):
-    """The heuristic, choosing a random legal action with probability ``rate`` outside the
-    bureaucracy (a weaker player, for varied games)."""
-
-    name = "erring"
-
-    def __init__(self, seed: int, rate: float) -> None:
-        super().__init__(seed)
-        self.rate = rate
-        self._rng = random.Random(seed)
-
-    def act(self, view: pg.GameView) -> pg.Action:
-        legal = view.legal_actions()
-        if len(legal) > 1 and view.phase != 5 and self._rng.random() < self.rate:
-            return self._rng.choice(legal)
-        return heuristic.decide(view, view.seat, legal)
-
-
-def bot_factory(spec: str, seed: int) -> Bot:
-    if spec.startswith("erring:"):
-        return ErringHeuristic(seed, float(spec.split(":")[1]))
-    return make_bot(spec, seed)
 
 
 def _heuristic_mirror(rng: random.Random) -> list[str]:

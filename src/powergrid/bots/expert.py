@@ -22,7 +22,7 @@ from typing import Any
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE
 from ..rules.catalog import STEP3
-from ..rules.phase import AUCTION, BUREAUCRACY, OVER
+from ..rules.phase import AUCTION, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from ..rules.purchase import most_affordable
 from ..rules.storage import capacities, room
@@ -90,28 +90,14 @@ def _follow(s: Any, seat: int, plan: search.Plan, legal: list[Action] | None) ->
     return DONE
 
 
+def _play(w: GameState, me: int, plan: search.Plan) -> Action | None:
+    return _follow(w, me, plan, None if plan[0] == "fuel" else w.legal_actions())
+
+
 def rollout(w: GameState, me: int, plan: search.Plan | None, stop_round: int) -> int:
-    """Play the plan for ``me``, then the heuristic for everyone, until ``stop_round`` begins."""
-    calls = 0
-    scope = _scope(w)
-    decide = heuristic.decide
-    while True:
-        phase = w.phase
-        if phase == OVER or (phase == AUCTION and w.round >= stop_round):
-            break
-        p = w.current_player
-        assert p is not None
-        action = None
-        if plan is not None and p == me:
-            if _still_planned(w, scope, plan):
-                action = _follow(w, me, plan, None if plan[0] == "fuel" else w.legal_actions())
-            else:
-                plan = None
-        if action is None:
-            action = decide(w, p, jump=False)
-        w.apply(action)
-        calls += 1
-    return calls
+    """Play the plan for ``me`` (purchases included), then the heuristic for everyone, until
+    ``stop_round`` begins."""
+    return search.rollout(w, me, plan, stop_round, scope_of=_scope, planned=_still_planned, play=_play)
 
 
 def leaf_value(w: GameState, me: int) -> float:

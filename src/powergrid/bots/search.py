@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -342,10 +343,20 @@ def _cheapest_build(s: Any, seat: int, legal: list[Action]) -> Action:
 
 
 # ---------------------------------------------------------------- playing forward
-def rollout(w: GameState, me: int, plan: Plan | None, stop_round: int) -> int:
-    """Play the plan for ``me``, then the heuristic for everyone, until ``stop_round`` begins."""
+def _play_plan(w: GameState, me: int, plan: Plan) -> Action | None:
+    return follow(w, me, plan, w.legal_actions())
+
+
+def rollout(w: GameState, me: int, plan: Plan | None, stop_round: int, *,
+            scope_of: Callable[[Any], tuple[Any, ...]] = _scope,
+            planned: Callable[[Any, tuple[Any, ...], Plan], bool] = still_planned,
+            play: Callable[[GameState, int, Plan], Action | None] = _play_plan) -> int:
+    """Play the plan for ``me``, then the heuristic for everyone, until ``stop_round`` begins.
+
+    ``scope_of``, ``planned`` and ``play`` say what a plan covers, whether it still holds and
+    what it plays (the expert search's plans cover purchases too: expert.py)."""
     calls = 0
-    scope = _scope(w)
+    scope = scope_of(w)
     decide = heuristic.decide
     apply = w.apply
     while True:
@@ -356,8 +367,8 @@ def rollout(w: GameState, me: int, plan: Plan | None, stop_round: int) -> int:
         assert p is not None
         action = None
         if plan is not None and p == me:
-            if still_planned(w, scope, plan):
-                action = follow(w, me, plan, w.legal_actions())
+            if planned(w, scope, plan):
+                action = play(w, me, plan)
             else:
                 plan = None
         if action is None:

@@ -1,0 +1,34 @@
+"""A weaker heuristic player for varied games (the evaluator's and the win model's training sets,
+the ladder): ``erring:RATE`` plays a random legal action with probability RATE outside the
+bureaucracy, the heuristic's choice otherwise."""
+
+from __future__ import annotations
+
+import random
+
+import powergrid as pg
+from powergrid.bots import Bot, heuristic, make_bot
+
+ERROR_RATES = (0.0, 0.0, 0.01, 0.03, 0.08)
+
+
+class ErringHeuristic(Bot):
+    name = "erring"
+
+    def __init__(self, seed: int, rate: float) -> None:
+        super().__init__(seed)
+        self.rate = rate
+        self._rng = random.Random(seed)
+
+    def act(self, view: pg.GameView) -> pg.Action:
+        legal = view.legal_actions()
+        if len(legal) > 1 and view.phase != 5 and self._rng.random() < self.rate:
+            return self._rng.choice(legal)
+        return heuristic.decide(view, view.seat, legal)
+
+
+def bot_factory(spec: str, seed: int) -> Bot:
+    """``make_bot`` that also knows ``erring:RATE``."""
+    if spec.startswith("erring:"):
+        return ErringHeuristic(seed, float(spec.split(":")[1]))
+    return make_bot(spec, seed)
