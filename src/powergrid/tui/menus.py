@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from ..i18n import _, current, ngettext, pgettext
 from ..i18n.terms import fuel_list, resource
+from ..i18n.terms import seat as seat_mention
 from ..rules import (
     Action,
     GameState,
@@ -143,7 +144,7 @@ def _bid_menu(state: GameState, seat: int, legal: list[Action]) -> Menu:
     bids = [a.amount for a in legal if a.kind == "bid"]
     question = _("Plant {plant} ({words}): highest bid {price} by {player}. ", plant=state.auc_plant,
                  words=plant_words(state, state.auc_plant), price=money(state.auc_bid),
-                 player=f"P{state.auc_leader}")
+                 player=seat_mention(state.auc_leader))
     leave = _("pass: leave this auction")
     if bids:
         question += _("Bid {low}–{high}, or pass", low=money(min(bids)), high=money(max(bids)))

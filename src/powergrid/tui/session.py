@@ -20,6 +20,7 @@ from ..bots import Bot, make_bot
 from ..i18n import N_, _, current, ngettext, pgettext
 from ..i18n.log import describe
 from ..i18n.terms import and_list, resource_count
+from ..i18n.terms import seat as seat_mention
 from ..rules import Action, GameState, Timeline, UndoRefused
 from ..sim.records import Seat, game_record
 from .board import board, standings
@@ -124,9 +125,9 @@ class Session:
         except QuitGame:
             self.console.print()
             if self.save_path is not None:
+                command = f"powergrid play --resume {self.save_path}"
                 self.console.print(_("Game saved to {path}; continue it with [bold]{command}[/]",
-                                     path=str(self.save_path),
-                                     command=f"powergrid play --resume {self.save_path}"))
+                                     path=str(self.save_path), command=command))
             else:
                 self.console.print(_("Game left unsaved (play with --save FILE to keep it)."))
             return False
@@ -199,8 +200,8 @@ class Session:
         except UndoRefused as exc:
             self.console.print(Text("✗ " + _("cannot undo: {why}", why=str(exc)), style="red"))
             return False
-        self.console.print(Text("↶ ") + self.styled(_("{player} takes back '{action}'", player=f"P{seat}",
-                                                      action=taken.action)))
+        taken_back = _("{player} takes back '{action}'", player=seat_mention(seat), action=taken.action)
+        self.console.print(Text("↶ ") + self.styled(taken_back))
         self.printed = len(self.state.events)
         if taken.action.startswith(("buy ", "build ")) and self.done_this_turn:
             self.done_this_turn.pop()  # the running total of the turn, less what was taken back
