@@ -12,10 +12,10 @@ from rich.console import Console
 
 import powergrid as pg
 from powergrid.bots import bot_names, make_bot
+from powergrid.i18n import LANGUAGES, _, language_from_env, ngettext, use
 from powergrid.sim.records import HUMAN, Seat, load_game_record
 from powergrid.sim.seeds import bot_seed
 from powergrid.tui import Session
-from powergrid.tui.names import count
 
 from .common import GameFileError, fail, load_timeline
 from .main import app
@@ -86,8 +86,13 @@ def play(
     save: Annotated[Path | None, typer.Option(help="Save the game to this file after every action.")] = None,
     resume_file: Annotated[Path | None, typer.Option("--resume", help="Continue a game saved with --save "
                                                                       "(and keep saving to it).")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=f"Language: {', '.join(LANGUAGES)} "
+                                                            "(default: from LANG).")] = None,
 ) -> None:
     """Play Power Grid in the terminal against bots, or hot-seat with friends."""
+    if lang is not None and lang not in LANGUAGES:
+        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    use(lang or language_from_env())
     console = Console(highlight=False)
     if resume_file is not None:
         timeline, seats = resume(resume_file)
@@ -95,8 +100,9 @@ def play(
         if seats is None:
             seats = make_seats(state.players, humans, bots, state.config.seed)
         save = save or resume_file
-        console.print(f"Resuming {resume_file}: round {state.round}, "
-                      f"{count(state.decisions, 'action')} played.")
+        console.print(ngettext("Resuming {path}: round {round}, {n} action played.",
+                               "Resuming {path}: round {round}, {n} actions played.", state.decisions,
+                               path=str(resume_file), round=state.round))
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
@@ -109,8 +115,9 @@ def play(
             fail(str(exc))
         seats = make_seats(players, humans, bots, seed)
         timeline = pg.Timeline.starting_at(state)
-        console.print(f"New game, seed {seed}" + (f"; saving to {save}" if save else "") + ". "
-                      "Type 'help' at any prompt.")
+        console.print(_("New game, seed {seed}; saving to {path}.", seed=str(seed), path=str(save)) if save
+                      else _("New game, seed {seed}.", seed=str(seed)))
+        console.print(_("Type 'help' at any prompt."))
     session = Session(timeline, seats, console, save_path=save)
     if resume_file is not None:
         from powergrid.tui.coach import hints_in_record

@@ -263,7 +263,9 @@ def _paired_error(best: Tally, mine: Tally) -> float:
 def _done_words(turn: _Turn, words: PlanWords, done: Plan) -> str:
     if done[0] == "seq" and turn.start.phase == BUILD:
         cities = [a.city for a in turn.actions if a.kind == "build"]
-        return f"built {', '.join(cities)}" if cities else "built nothing"
+        if not cities:
+            return words.tr.gettext("built nothing")
+        return words.tr.gettext("built {list}", list=", ".join(cities))
     return words.plan(done)
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import search
+from ..i18n import Translator, translator
+from ..i18n.terms import and_list, plant_kind, resource_count
 from ..rules import Action, GameView, determinize
 from ..rules.actions import DONE
 from ..rules.catalog import RESOURCES
@@ -78,9 +80,10 @@ class Hint:
                 "show": {"plants": self.plants, "cities": self.cities, "resources": self.resources}}
 
 
-def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | None = None) -> Hint:
+def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | None = None,
+         lang: str = "en") -> Hint:
     """The coach's advice for ``view.seat`` at its current decision (``budget``: forward-model
-    calls, instead of the level's).
+    calls, instead of the level's), its words in ``lang``.
 
     :raises NoHint: the game is over or another seat is to act.
     :raises ValueError: unknown level.
@@ -105,7 +108,8 @@ def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | No
                           settings.horizon)
     best = tallies[0]
     action = first_action(view, seat, best.plan, legal)
-    words = PlanWords(view, seat, random.Random(seed ^ 0x5EED))
+    tr = translator(lang)
+    words = PlanWords(view, seat, random.Random(seed ^ 0x5EED), tr)
     choices: list[Choice] = []
     for t in tallies:
         choice = Choice(first_action(view, seat, t.plan, legal), words.plan(t.plan), t.win_chance,
@@ -115,47 +119,53 @@ def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | No
                and abs(c.score - choice.score) < 1e-9 for c in choices):
             continue
         choices.append(choice)
-    reason = "The only move here." if len(legal) == 1 else words.reason(best.plan)
+    reason = tr.gettext("The only move here.") if len(legal) == 1 else words.reason(best.plan)
     shown = words.highlight(best.plan)
     return Hint(seat, view.round, view.phase_name, action, reason, best.win_chance, choices[1:4],
                 shown["plants"], shown["cities"], shown["resources"], choices[0])
 
 
 # ---------------------------------------------------------------- words
-def amounts(fuel: tuple[int, ...] | list[int]) -> str:
-    parts = [f"{n} {RESOURCES[r]}" for r, n in enumerate(fuel) if n]
+def amounts(fuel: tuple[int, ...] | list[int], tr: Translator | None = None) -> str:
+    """``2 coal, 1 oil and 3 garbage``, or ``nothing``."""
+    tr = tr or translator("en")
+    parts = [resource_count(tr, n, r) for r, n in enumerate(fuel) if n]
     if not parts:
-        return "nothing"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return tr.gettext("nothing")
+    return parts[0] if len(parts) == 1 else and_list(tr, [", ".join(parts[:-1]), parts[-1]])
 
 
 class PlanWords:
-    """Plans said in the game's words, from the seat's view."""
+    """Plans said in the game's words (in ``tr``'s language), from the seat's view."""
 
-    def __init__(self, view: GameView, seat: int, rng: random.Random) -> None:
+    def __init__(self, view: GameView, seat: int, rng: random.Random, tr: Translator | None = None) -> None:
         self.view = view
         self.seat = seat
         self.rng = rng
+        self.tr = tr or translator("en")
         self._built: dict[int, tuple[list[str], int]] = {}
 
     # what a plant does
     def plant_words(self, plant: int) -> str:
+        tr = self.tr
         scn = self.view.scn
         kind, burn, cities = scn.plant_kind[plant], scn.plant_burn[plant], scn.plant_cities[plant]
         if kind in ("ecological", "fusion") or burn == 0:
-            text = f"it powers {cities} {'city' if cities == 1 else 'cities'} with no fuel at all"
+            text = tr.ngettext("it powers {n} city with no fuel at all",
+                               "it powers {n} cities with no fuel at all", cities)
         else:
-            fuel = "coal or oil" if kind == "hybrid" else kind
-            text = f"it powers {cities} {'city' if cities == 1 else 'cities'} for {burn} {fuel} a run"
+            fuel = tr.gettext("coal or oil") if kind == "hybrid" else plant_kind(tr, kind)
+            text = tr.ngettext("it powers {n} city for {burn} {fuel} a run",
+                               "it powers {n} cities for {burn} {fuel} a run", cities, burn=burn, fuel=fuel)
             rivals = [owned for j, owned in enumerate(self.view.plants) if j != self.seat]
             burners = {scn.plant_kind[p] for owned in rivals for p in owned}
             shared = kind in burners or (kind in ("coal", "oil") and "hybrid" in burners)
             if any(rivals) and kind != "hybrid" and not shared:
-                text += f", and nobody else burns {fuel}"
+                text += tr.gettext(", and nobody else burns {fuel}", fuel=fuel)
         mine = self.view.plants[self.seat]
         if len(mine) >= scn.rules.max_plants:
             weakest = min(mine, key=lambda p: (scn.plant_cities[p], p))
-            text += f" (it would replace your plant {weakest})"
+            text += tr.gettext(" (it would replace your plant {plant})", plant=weakest)
         return text
 
     def _build_run(self, target: int) -> tuple[list[str], int]:
@@ -177,76 +187,101 @@ class PlanWords:
 
     def plan(self, plan: Plan) -> str:
         """The plan, short."""
+        tr = self.tr
         v = self.view
         kind = plan[0]
         if kind == "limit":
             if v.auc_plant:
-                return f"bid on plant {plan[1]}, up to {plan[2]}"
-            return f"open plant {plan[1]}, bid up to {plan[2]}"
+                return tr.gettext("bid on plant {plant}, up to {amount}", plant=plan[1], amount=plan[2])
+            return tr.gettext("open plant {plant}, bid up to {amount}", plant=plan[1], amount=plan[2])
         if kind == "pass":
-            return f"let plant {v.auc_plant} go" if v.auc_plant else "pass: buy no plant this round"
+            if v.auc_plant:
+                return tr.gettext("let plant {plant} go", plant=v.auc_plant)
+            return tr.gettext("pass: buy no plant this round")
         if kind == "build":
             names, cost = self._build_run(plan[1])
             if not names:
-                return "build nothing this turn"
-            return f"build {len(names)} ({', '.join(names)}) for {cost}"
-        if kind == "seq":
-            buys = [0, 0, 0, 0]
-            for a in plan[1]:
-                if a.kind == "buy":
-                    buys[a.resource] += a.amount
-            return "buy nothing" if not any(buys) else f"buy {amounts(buys)}"
-        return str(plan[1])
-
-    def reason(self, plan: Plan) -> str:
-        """One line: the plan and why, in the game's words."""
-        v = self.view
-        seat = self.seat
-        kind = plan[0]
-        if kind == "limit":
-            plant, top = plan[1], plan[2]
-            if v.auc_plant:
-                return f"Bid on plant {plant} up to {top}: {self.plant_words(plant)}."
-            return f"Plant {plant} at up to {top}: {self.plant_words(plant)}."
-        if kind == "pass":
-            if v.auc_plant:
-                return (f"Let plant {v.auc_plant} go at {v.auc_bid}: it is worth less than that to you "
-                        f"with {v.money[seat]} Elektro and {len(v.cities[seat])} cities.")
-            return (f"Pass: no plant on the market is worth its price to you now; keep your "
-                    f"{v.money[seat]} Elektro for resources and cities.")
-        if kind == "build":
-            names, cost = self._build_run(plan[1])
-            capacity = sum(v.scn.plant_cities[p] for p in v.plants[seat])
-            if not names:
-                return (f"Build nothing this turn: keep your {v.money[seat]} Elektro; your plants "
-                        f"power {capacity} and you have {len(v.cities[seat])} cities.")
-            owned = len(v.cities[seat]) + len(names)
-            return (f"Build in {', '.join(names)} for {cost} Elektro: you will have {owned} "
-                    f"{'city' if owned == 1 else 'cities'} and your plants power {capacity}.")
+                return tr.gettext("build nothing this turn")
+            return tr.gettext("build {n} ({list}) for {amount}", n=len(names), list=", ".join(names),
+                              amount=cost)
         if kind == "seq":
             buys = [0, 0, 0, 0]
             for a in plan[1]:
                 if a.kind == "buy":
                     buys[a.resource] += a.amount
             if not any(buys):
-                return "Buy nothing: you hold the fuel you need, or it costs more than it earns."
+                return tr.gettext("buy nothing")
+            return tr.gettext("buy {list}", list=amounts(buys, tr))
+        return str(plan[1])
+
+    def reason(self, plan: Plan) -> str:
+        """One line: the plan and why, in the game's words."""
+        tr = self.tr
+        v = self.view
+        seat = self.seat
+        kind = plan[0]
+        money, owned_now = v.money[seat], len(v.cities[seat])
+        if kind == "limit":
+            plant, top = plan[1], plan[2]
+            if v.auc_plant:
+                return tr.gettext("Bid on plant {plant} up to {amount}: {why}.", plant=plant, amount=top,
+                                  why=self.plant_words(plant))
+            return tr.gettext("Plant {plant} at up to {amount}: {why}.", plant=plant, amount=top,
+                              why=self.plant_words(plant))
+        if kind == "pass":
+            if v.auc_plant:
+                return tr.ngettext("Let plant {plant} go at {price}: it is worth less than that to you with "
+                                   "{amount} Elektro and {n} city.",
+                                   "Let plant {plant} go at {price}: it is worth less than that to you with "
+                                   "{amount} Elektro and {n} cities.", owned_now,
+                                   plant=v.auc_plant, price=v.auc_bid, amount=money)
+            return tr.gettext("Pass: no plant on the market is worth its price to you now; keep your "
+                              "{amount} Elektro for resources and cities.", amount=money)
+        if kind == "build":
+            names, cost = self._build_run(plan[1])
+            capacity = sum(v.scn.plant_cities[p] for p in v.plants[seat])
+            if not names:
+                return tr.ngettext("Build nothing this turn: keep your {amount} Elektro; your plants power "
+                                   "{capacity} and you have {n} city.",
+                                   "Build nothing this turn: keep your {amount} Elektro; your plants power "
+                                   "{capacity} and you have {n} cities.", owned_now,
+                                   amount=money, capacity=capacity)
+            owned = owned_now + len(names)
+            return tr.ngettext("Build in {list} for {amount} Elektro: you will have {n} city and your "
+                               "plants power {capacity}.",
+                               "Build in {list} for {amount} Elektro: you will have {n} cities and your "
+                               "plants power {capacity}.", owned,
+                               list=", ".join(names), amount=cost, capacity=capacity)
+        if kind == "seq":
+            buys = [0, 0, 0, 0]
+            for a in plan[1]:
+                if a.kind == "buy":
+                    buys[a.resource] += a.amount
+            if not any(buys):
+                return tr.gettext("Buy nothing: you hold the fuel you need, or it costs more than it earns.")
             cost = self._purchase_cost(plan[1])
-            return (f"Buy {amounts(buys)} for {cost} Elektro: the fuel your plants need to power "
-                    f"your cities next bureaucracy.")
+            return tr.gettext("Buy {list} for {amount} Elektro: the fuel your plants need to power your "
+                              "cities next bureaucracy.", list=amounts(buys, tr), amount=cost)
         action: Action = plan[1]
         if action.kind == "discard":
-            kept = amounts(action.fuel)
-            return f"Discard plant {action.plant} (keep {kept}): it adds least to what you can power."
+            return tr.gettext("Discard plant {plant} (keep {list}): it adds least to what you can power.",
+                              plant=action.plant, list=amounts(action.fuel, tr))
         if action.kind == "power":
             if not action.plants:
-                return "Power nothing this round."
+                return tr.gettext("Power nothing this round.")
             cities = min(len(v.cities[seat]), sum(v.scn.plant_cities[p] for p in action.plants))
             pay = v.scn.catalog.pay(cities)
             numbers = ", ".join(str(p) for p in action.plants)
-            which = "plants" if len(action.plants) > 1 else "plant"
-            return (f"Power {cities} {'city' if cities == 1 else 'cities'} with {which} {numbers}, "
-                    f"burning {amounts(action.fuel)}: "
-                    f"it pays {pay} Elektro.")
+            burning = amounts(action.fuel, tr)
+            if len(action.plants) > 1:
+                return tr.ngettext("Power {n} city with plants {plants}, burning {list}: it pays {amount} "
+                                   "Elektro.",
+                                   "Power {n} cities with plants {plants}, burning {list}: it pays {amount} "
+                                   "Elektro.", cities, plants=numbers, list=burning, amount=pay)
+            return tr.ngettext("Power {n} city with plant {plants}, burning {list}: it pays {amount} "
+                               "Elektro.",
+                               "Power {n} cities with plant {plants}, burning {list}: it pays {amount} "
+                               "Elektro.", cities, plants=numbers, list=burning, amount=pay)
         return f"{action}."
 
     def _purchase_cost(self, actions: tuple[Action, ...]) -> int:

@@ -8,10 +8,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import _, current, ngettext, pgettext
+from ..i18n.terms import phase, resource
 from ..rules import RESOURCES, GameState
-from .names import RESOURCE_STYLE, plant_card, seat_text
-
-PHASES = {2: "auction", 3: "buy resources", 4: "build", 5: "bureaucracy", 6: "game over"}
+from .names import RESOURCE_STYLE, money, plant_card, seat_text
 
 
 def fuel_on_plants(state: GameState, seat: int) -> dict[int, tuple[int, int, int, int]]:
@@ -51,26 +51,27 @@ def plant_text(state: GameState, seat: int) -> Text:
         fuel = spread[number]
         if any(fuel):
             out.append(" ")
-            out.append(" ".join(f"{n}{RESOURCES[r]}" for r, n in enumerate(fuel) if n), style="bold")
+            held = " ".join(f"{n}{resource(current(), r)}" for r, n in enumerate(fuel) if n)
+            out.append(held, style="bold")
     return out or Text("-", style="dim")
 
 
 def players_table(state: GameState, label: Callable[[int], str]) -> Table:
     table = Table(box=None, pad_edge=False, header_style="bold dim")
-    table.add_column("turn", justify="right")
-    table.add_column("player")
-    table.add_column("money", justify="right")
-    table.add_column("plants (fuel held)")
-    table.add_column("cities", justify="right")
-    table.add_column("can power", justify="right")
-    table.add_column("powered last", justify="right")
+    table.add_column(pgettext("column", "turn"), justify="right")
+    table.add_column(pgettext("column", "player"))
+    table.add_column(pgettext("column", "money"), justify="right")
+    table.add_column(pgettext("column", "plants (fuel held)"))
+    table.add_column(pgettext("column", "cities"), justify="right")
+    table.add_column(pgettext("column", "can power"), justify="right")
+    table.add_column(pgettext("column", "powered last"), justify="right")
     now = state.current_player
     for position, seat in enumerate(state.order, 1):
         who = seat_text(seat)
         who.append(f" ({label(seat)})", style="dim")
         if seat == now:
             who = Text("▶ ") + who
-        table.add_row(str(position), who, f"${state.money[seat]}", plant_text(state, seat),
+        table.add_row(str(position), who, money(state.money[seat]), plant_text(state, seat),
                       str(len(state.cities[seat])), str(state.powerable(seat)), str(state.powered[seat]))
     return table
 
@@ -78,18 +79,20 @@ def players_table(state: GameState, label: Callable[[int], str]) -> Table:
 def plant_market(state: GameState) -> Table:
     table = Table.grid(padding=(0, 1))
     current = Text("  ").join(plant_card(state, p) for p in state.current_market())
-    table.add_row(Text("Plants for sale:", style="bold"), current or Text("none", style="dim"))
+    table.add_row(Text(_("Plants for sale:"), style="bold"), current or Text(_("none"), style="dim"))
     future = state.future_market()
     if future:
         cards = Text("  ").join(plant_card(state, p) for p in future)
-        table.add_row(Text("Future market:", style="bold"), cards)
+        table.add_row(Text(_("Future market:"), style="bold"), cards)
     return table
 
 
 def resource_market(state: GameState) -> Table:
     """Each track by price: ``$1 ■■■  $2 ■■□``, filled spaces solid, the next unit's price."""
     table = Table.grid(padding=(0, 1))
-    for r, name in enumerate(RESOURCES):
+    names = [resource(current(), r) for r in range(len(RESOURCES))]
+    width = max(8, *(len(n) for n in names))
+    for r, name in enumerate(names):
         prices = state.scn.catalog.tracks[r].slot_prices
         capacity = state.scn.capacity[r]
         filled_from = capacity - state.market_res[r]
@@ -97,32 +100,36 @@ def resource_market(state: GameState) -> Table:
         last = None
         for i, price in enumerate(prices[:capacity]):
             if price != last:
-                track.append(f" ${price} ", style="dim")
+                track.append(f" {money(price)} ", style="dim")
                 last = price
             filled = i >= filled_from
             track.append("■" if filled else "□", style=RESOURCE_STYLE[r] if filled else "dim")
         nxt = state.price(r)
-        table.add_row(Text(f"{name:<8}", style=RESOURCE_STYLE[r]), track,
-                      Text(f"next ${nxt}" if nxt is not None else "sold out", style="bold"),
-                      Text(f"supply {state.supply[r]}", style="dim"))
+        next_price = _("next {price}", price=money(nxt)) if nxt is not None else _("sold out")
+        table.add_row(Text(f"{name:<{width}}", style=RESOURCE_STYLE[r]), track,
+                      Text(next_price, style="bold"),
+                      Text(_("supply {n}", n=state.supply[r]), style="dim"))
     return table
 
 
 def header(state: GameState) -> Text:
-    phase = PHASES.get(state.phase, state.phase_name)
-    text = Text(f"Round {state.round} · Step {state.step} · Phase {state.phase}: {phase}",
-                style="bold reverse")
-    text.append(f"   {state.scn.map.name}, regions {', '.join(state.regions)}; "
-                f"the game ends at {state.scn.end_cities} cities", style="dim")
+    name = phase(current(), state.phase) if state.phase in (2, 3, 4, 5, 6) else state.phase_name
+    text = Text(_("Round {round} · Step {step} · Phase {number}: {phase}", round=state.round, step=state.step,
+                  number=state.phase, phase=name), style="bold reverse")
+    text.append("   " + ngettext("{map}, regions {regions}; the game ends at {n} city",
+                                 "{map}, regions {regions}; the game ends at {n} cities",
+                                 state.scn.end_cities, map=state.scn.map.name,
+                                 regions=", ".join(state.regions)), style="dim")
     return text
 
 
 def auction_line(state: GameState) -> Text | None:
     if state.phase != 2 or not state.auc_plant:
         return None
-    text = Text(f"Auction: plant {state.auc_plant}, highest bid ${state.auc_bid} by ")
+    text = Text(_("Auction: plant {plant}, highest bid {price} by ", plant=state.auc_plant,
+                  price=money(state.auc_bid)))
     text.append_text(seat_text(state.auc_leader))
-    text.append("; still bidding: ")
+    text.append(_("; still bidding: "))
     text.append_text(Text(", ").join(seat_text(p) for p in state.seating if state.auc_in >> p & 1))
     return text
 
@@ -130,9 +137,9 @@ def auction_line(state: GameState) -> Text | None:
 def board(state: GameState, label: Callable[[int], str]) -> RenderableType:
     """Everything public about the game, in one screen."""
     parts: list[RenderableType] = [header(state), players_table(state, label)]
-    order = Text("Turn order: ")
+    order = Text(_("Turn order: "))
     order.append_text(Text(" → ").join(seat_text(p) for p in state.order))
-    order.append("   Bidding order: ", style="dim")
+    order.append("   " + _("Bidding order: "), style="dim")
     order.append_text(Text(" → ").join(seat_text(p) for p in state.seating))
     parts += [order, plant_market(state), resource_market(state)]
     line = auction_line(state)
@@ -147,13 +154,15 @@ def standings(state: GameState, label: Callable[[int], str]) -> Table:
     ranked = sorted(range(state.players),
                     key=lambda p: (p not in state.winners, -powered[p], -state.money[p],
                                    -len(state.cities[p]), p))
-    table = Table(title="Game over" if state.is_over else "Standings", title_style="bold")
-    for name in ("", "player", "powered", "money", "cities"):
-        table.add_column(name, justify="left" if name in ("", "player") else "right")
+    table = Table(title=_("Game over") if state.is_over else _("Standings"), title_style="bold")
+    table.add_column("")
+    table.add_column(pgettext("column", "player"))
+    for name in (pgettext("column", "powered"), pgettext("column", "money"), pgettext("column", "cities")):
+        table.add_column(name, justify="right")
     for p in ranked:
         who = seat_text(p)
         who.append(f" ({label(p)})", style="dim")
-        table.add_row("winner" if p in state.winners else "", who, str(powered[p]),
-                      f"${state.money[p]}", str(len(state.cities[p])),
+        table.add_row(_("winner") if p in state.winners else "", who, str(powered[p]),
+                      money(state.money[p]), str(len(state.cities[p])),
                       style="bold" if p in state.winners else None)
     return table

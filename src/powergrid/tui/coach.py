@@ -10,12 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..coach import Hint, hint
+from ..i18n import _, current, pgettext
 from ..rules import GameState
 
 
 def ask_coach(state: GameState, seat: int, seed: int, level: str = "default") -> Hint:
     """The hint for ``seat`` (its view only; the seed makes it repeatable)."""
-    return hint(state.view(seat), seed=seed, level=level)
+    return hint(state.view(seat), seed=seed, level=level, lang=current().lang)
 
 
 def hints_in_record(data: Any, players: int) -> dict[int, int]:
@@ -30,21 +31,27 @@ def hints_in_record(data: Any, players: int) -> dict[int, int]:
     return out
 
 
+def percent(chance: float) -> str:
+    """A chance as a whole percentage: ``34%``."""
+    return pgettext("percent", "{n}%", n=round(chance * 100))
+
+
 def hint_panel(advice: Hint) -> Panel:
     """The suggestion, its reason, and the next best choices with their chances to win."""
-    head = Text("Suggested: ", style="bold")
+    head = Text(_("Suggested: "), style="bold")
     head.append(str(advice.action), style="bold green")
-    head.append(f"   (estimated chance to win {advice.win_chance:.0%})", style="dim")
+    chance = _("(estimated chance to win {percent})", percent=percent(advice.win_chance))
+    head.append("   " + chance, style="dim")
     parts: list[Text | Table] = [head, Text(advice.reason)]
     if advice.alternatives:
         table = Table(show_header=True, header_style="dim", box=None, padding=(0, 2))
-        table.add_column("plan")
-        table.add_column("starts with")
-        table.add_column("chance to win", justify="right")
+        table.add_column(pgettext("column", "plan"))
+        table.add_column(pgettext("column", "starts with"))
+        table.add_column(pgettext("column", "chance to win"), justify="right")
         if advice.best is not None:
             table.add_row(Text(advice.best.plan, style="green"), str(advice.best.action),
-                          f"{advice.best.win_chance:.0%}")
+                          percent(advice.best.win_chance))
         for choice in advice.alternatives:
-            table.add_row(choice.plan, str(choice.action), f"{choice.win_chance:.0%}")
+            table.add_row(choice.plan, str(choice.action), percent(choice.win_chance))
         parts.append(table)
-    return Panel(Group(*parts), title="hint", border_style="green")
+    return Panel(Group(*parts), title=_("hint"), border_style="green")

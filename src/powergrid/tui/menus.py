@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
+from ..i18n import _, current, ngettext, pgettext
+from ..i18n.terms import fuel_list, resource
+from ..i18n.terms import seat as seat_mention
 from ..rules import (
-    RESOURCES,
     Action,
     GameState,
     IllegalAction,
@@ -20,7 +22,7 @@ from ..rules import (
 from ..rules.bureaucracy import fuel_value
 from ..rules.bureaucracy import options as power_options
 from ..rules.catalog import RESOURCE_INDEX
-from .names import count, plant_words
+from .names import cities, money, plant_words
 
 COMMANDS = ("help", "log", "board", "undo", "hint", "quit")
 ALIASES = {"h": "help", "?": "help", "l": "log", "b": "board", "u": "undo", "q": "quit", "exit": "quit"}
@@ -49,10 +51,12 @@ class Followup:
         if not text:
             return self.make(self.default)
         if not text.isdigit():
-            return f"{text!r} is not a number; type a whole number from {self.low} to {self.high}"
+            return _("{text} is not a number; type a whole number from {low} to {high}", text=repr(text),
+                     low=self.low, high=self.high)
         n = int(text)
         if not self.low <= n <= self.high:
-            return f"{n} is out of range; type a number from {self.low} to {self.high}"
+            return _("{n} is out of range; type a number from {low} to {high}", n=n, low=self.low,
+                     high=self.high)
         return self.make(n)
 
 
@@ -83,11 +87,7 @@ def why_illegal(state: GameState, action: Action) -> str:
         state.clone().apply(action)
     except IllegalAction as exc:
         return exc.reason
-    return "it is not allowed now"
-
-
-def _cities(n: int) -> str:
-    return count(n, "city")
+    return _("it is not allowed now")
 
 
 # ------------------------------------------------------------------ building the menus
@@ -119,43 +119,50 @@ def _auction_menu(state: GameState, seat: int, legal: list[Action]) -> Menu:
     choices = []
     for plant, amounts in opens.items():
         low, high = min(amounts), max(amounts)
-        bid_words = f"minimum bid ${low}" if low == high else f"bid ${low}–${high}"
-        choices.append(Choice(f"auction {plant_words(state, plant)} ({bid_words})",
-                              followup=Followup(f"Opening bid for plant {plant} (${low}–${high})",
+        bid_words = (_("minimum bid {price}", price=money(low)) if low == high
+                     else _("bid {low}–{high}", low=money(low), high=money(high)))
+        choices.append(Choice(_("auction {plant} ({bid})", plant=plant_words(state, plant), bid=bid_words),
+                              followup=Followup(_("Opening bid for plant {plant} ({low}–{high})", plant=plant,
+                                                  low=money(low), high=money(high)),
                                                 low, high, low, partial(Action.open, plant))))
     notes = []
     if Action.pass_() in legal:
-        choices.append(Choice("pass: buy no plant this round", Action.pass_()))
+        choices.append(Choice(_("pass: buy no plant this round"), Action.pass_()))
     elif state.round == 1:
-        notes.append("In round 1 everybody must buy a plant.")
+        notes.append(_("In round 1 everybody must buy a plant."))
     unaffordable = [p for p in state.current_market() if p not in opens]
     if unaffordable:
-        notes.append("Too dear for your money: " + ", ".join(f"plant {p}" for p in unaffordable) + ".")
-    return Menu("auction", "Choose a plant to put up for auction" + (", or pass" if choices and
-                choices[-1].action else ""), choices, notes=notes,
-                hint="a choice number, or e.g. 'open 13 15' / 'pass'")
+        notes.append(_("Too dear for your money: {list}.",
+                       list=", ".join(_("plant {plant}", plant=p) for p in unaffordable)))
+    question = (_("Choose a plant to put up for auction, or pass") if choices and choices[-1].action
+                else _("Choose a plant to put up for auction"))
+    return Menu("auction", question, choices, notes=notes,
+                hint=_("a choice number, or e.g. 'open 13 15' / 'pass'"))
 
 
 def _bid_menu(state: GameState, seat: int, legal: list[Action]) -> Menu:
     bids = [a.amount for a in legal if a.kind == "bid"]
-    question = (f"Plant {state.auc_plant} ({plant_words(state, state.auc_plant)}): highest bid "
-                f"${state.auc_bid} by P{state.auc_leader}. ")
+    question = _("Plant {plant} ({words}): highest bid {price} by {player}. ", plant=state.auc_plant,
+                 words=plant_words(state, state.auc_plant), price=money(state.auc_bid),
+                 player=seat_mention(state.auc_leader))
+    leave = _("pass: leave this auction")
     if bids:
-        question += f"Bid ${min(bids)}–${max(bids)}, or pass"
-        return Menu("bid", question, [Choice("pass: leave this auction", Action.pass_())],
-                    amount_range=(min(bids), max(bids)), hint="an amount (e.g. 16), or 'pass'")
-    return Menu("bid", question + "You cannot raise (not enough money): pass",
-                [Choice("pass: leave this auction", Action.pass_())], default=Action.pass_(),
-                default_label="pass", hint="'pass'")
+        question += _("Bid {low}–{high}, or pass", low=money(min(bids)), high=money(max(bids)))
+        return Menu("bid", question, [Choice(leave, Action.pass_())],
+                    amount_range=(min(bids), max(bids)), hint=_("an amount (e.g. 16), or 'pass'"))
+    return Menu("bid", question + _("You cannot raise (not enough money): pass"),
+                [Choice(leave, Action.pass_())], default=Action.pass_(),
+                default_label=pgettext("action", "pass"), hint=_("'pass'"))
 
 
 def _discard_menu(state: GameState, legal: list[Action]) -> Menu:
     choices = []
     for a in legal:
-        keep = ", ".join(f"{n} {RESOURCES[r]}" for r, n in enumerate(a.fuel) if n) or "nothing"
-        choices.append(Choice(f"discard plant {a.plant} ({plant_words(state, a.plant)}); keep {keep}", a))
-    return Menu("discard", "You hold too many plants: choose one to discard", choices,
-                hint="a choice number, or e.g. 'discard 5 keep 2coal'")
+        keep = fuel_list(current(), a.fuel)
+        choices.append(Choice(_("discard plant {plant} ({words}); keep {fuel}", plant=a.plant,
+                                words=plant_words(state, a.plant), fuel=keep), a))
+    return Menu("discard", _("You hold too many plants: choose one to discard"), choices,
+                hint=_("a choice number, or e.g. 'discard 5 keep 2coal'"))
 
 
 def _buy_menu(state: GameState, seat: int, legal: list[Action], spent: int, bought: list[str]) -> Menu:
@@ -167,23 +174,25 @@ def _buy_menu(state: GameState, seat: int, legal: list[Action], spent: int, boug
     in_market = state.market_res
     for r, n in sorted(most.items()):
         costs = [state.scn.buy_cost(r, in_market[r], k) for k in range(1, n + 1)]
-        shown = ", ".join(f"{k} for ${c}" for k, c in enumerate(costs, 1))
-        choices.append(Choice(f"buy {RESOURCES[r]}: up to {n} ({shown})",
-                              followup=Followup(f"How many {RESOURCES[r]} (1–{n})", 1, n, 1,
+        shown = ", ".join(_("{n} for {price}", n=k, price=money(c)) for k, c in enumerate(costs, 1))
+        name = resource(current(), r)
+        choices.append(Choice(_("buy {resource}: up to {n} ({list})", resource=name, n=n, list=shown),
+                              followup=Followup(_("How many {resource} (1–{n})", resource=name, n=n), 1, n, 1,
                                                 partial(Action.buy, r))))
-    choices.append(Choice("done: end your purchases", Action.done()))
-    notes = [_running_total("Bought this turn", bought, spent, state.money[seat])]
+    choices.append(Choice(_("done: end your purchases"), Action.done()))
+    notes = [_running_total(_("Bought this turn"), bought, spent, state.money[seat])]
     if not most:
-        notes.append("Nothing more to buy: your plants are full, the market is empty, or money is short.")
-    return Menu("buy", "Buy resources for your plants, or done", choices, default=Action.done(),
-                default_label="done", notes=notes,
-                hint="a choice number, e.g. '2 coal' / 'buy 2 coal', or 'done'")
+        notes.append(_("Nothing more to buy: your plants are full, the market is empty, or money is short."))
+    return Menu("buy", _("Buy resources for your plants, or done"), choices, default=Action.done(),
+                default_label=pgettext("action", "done"), notes=notes,
+                hint=_("a choice number, e.g. '2 coal' / 'buy 2 coal', or 'done'"))
 
 
-def _running_total(what: str, items: list[str], spent: int, money: int) -> str:
+def _running_total(what: str, items: list[str], spent: int, left: int) -> str:
     if not items:
-        return f"{what}: nothing yet; you have ${money}."
-    return f"{what}: {', '.join(items)} — ${spent} spent, ${money} left."
+        return _("{what}: nothing yet; you have {money}.", what=what, money=money(left))
+    return _("{what}: {list} — {spent} spent, {money} left.", what=what, list=", ".join(items),
+             spent=money(spent), money=money(left))
 
 
 def build_preview(state: GameState, seat: int) -> list[tuple[str, int, bool]]:
@@ -200,18 +209,19 @@ def build_preview(state: GameState, seat: int) -> list[tuple[str, int, bool]]:
 
 def _build_menu(state: GameState, seat: int, legal: list[Action], spent: int, built: list[str]) -> Menu:
     allowed = {a.city for a in legal if a.kind == "build"}
-    choices = [Choice(f"{name} ${cost}", Action.build(name))
-               for name, cost, _ in build_preview(state, seat) if name in allowed]
-    choices.append(Choice("done: end your building", Action.done()))
-    dear = [f"{name} ${cost}" for name, cost, ok in build_preview(state, seat) if not ok]
+    choices = [Choice(f"{name} {money(cost)}", Action.build(name))
+               for name, cost, _ok in build_preview(state, seat) if name in allowed]
+    choices.append(Choice(_("done: end your building"), Action.done()))
+    dear = [f"{name} {money(cost)}" for name, cost, ok in build_preview(state, seat) if not ok]
     owned = len(state.cities[seat])
-    notes = [_running_total("Built this turn", built, spent, state.money[seat]),
-             f"You have {_cities(owned)}; the game ends when someone has {state.scn.end_cities}."]
+    notes = [_running_total(_("Built this turn"), built, spent, state.money[seat]),
+             _("You have {cities}; the game ends when someone has {end}.", cities=cities(owned),
+               end=state.scn.end_cities)]
     if dear:
-        notes.append("Too dear now: " + ", ".join(dear[:12]) + (" …" if len(dear) > 12 else ""))
-    return Menu("build", "Build in a city (cost: the slot plus the cheapest connection), or done",
-                choices, default=Action.done(), default_label="done", notes=notes,
-                hint="a choice number, a city name, 'build <city>', or 'done'")
+        notes.append(_("Too dear now: {list}", list=", ".join(dear[:12]) + (" …" if len(dear) > 12 else "")))
+    return Menu("build", _("Build in a city (cost: the slot plus the cheapest connection), or done"),
+                choices, default=Action.done(), default_label=pgettext("action", "done"), notes=notes,
+                hint=_("a choice number, a city name, 'build <city>', or 'done'"))
 
 
 def _power_menu(state: GameState, seat: int) -> Menu:
@@ -221,22 +231,23 @@ def _power_menu(state: GameState, seat: int) -> Menu:
     rows = sorted(power_options(state, seat),
                   key=lambda o: (-min(o[2], owned), fuel_value(state, o[1]), sum(o[1]), len(o[0]), o[0]))
     choices = []
-    for plants, burn, cities in rows:
-        paid = min(cities, owned)
+    for plants, burn, powers in rows:
+        paid = min(powers, owned)
         action = Action.power(plants, burn)
         if plants:
-            fuel = ", ".join(f"{n} {RESOURCES[r]}" for r, n in enumerate(burn) if n) or "no fuel"
-            run = "plant" if len(plants) == 1 else "plants"
-            label = (f"run {run} {', '.join(map(str, plants))} burning {fuel}: {_cities(paid)}, "
-                     f"earn ${pay(paid)}")
+            fuel = fuel_list(current(), burn, _("no fuel"))
+            label = ngettext("run plant {plants} burning {fuel}: {cities}, earn {money}",
+                             "run plants {plants} burning {fuel}: {cities}, earn {money}", len(plants),
+                             plants=", ".join(map(str, plants)), fuel=fuel, cities=cities(paid),
+                             money=money(pay(paid)))
         else:
-            label = f"run no plant: 0 cities, earn ${pay(0)}"
+            label = _("run no plant: {cities}, earn {money}", cities=cities(0), money=money(pay(0)))
         if action == default:
-            label += "  (recommended)"
+            label += "  " + _("(recommended)")
         choices.append(Choice(label, action))
-    return Menu("power", f"Power your cities (you have {_cities(owned)})", choices, default=default,
-                default_label="the recommended choice",
-                hint="a choice number, Enter, or e.g. 'power 5 burn 2coal'")
+    return Menu("power", _("Power your cities (you have {cities})", cities=cities(owned)), choices,
+                default=default, default_label=_("the recommended choice"),
+                hint=_("a choice number, Enter, or e.g. 'power 5 burn 2coal'"))
 
 
 # ------------------------------------------------------------------ reading answers
@@ -245,29 +256,30 @@ def resolve(menu: Menu, state: GameState, text: str) -> Action | Followup | Comm
     or (a str) why it is not an answer."""
     text = text.strip()
     word = text.lower()
-    head, _, rest = word.partition(" ")
+    head, _sep, rest = word.partition(" ")
     head = ALIASES.get(head, head)
     if head in COMMANDS:
         if head == "log" and rest:
             if not rest.strip().isdigit():
-                return "type 'log' or 'log <number of lines>'"
+                return _("type 'log' or 'log <number of lines>'")
             return Command("log", int(rest))
         if rest and head != "log":
-            return f"'{head}' takes nothing after it"
+            return _("'{command}' takes nothing after it", command=head)
         return Command(head)
     if not text:
         if menu.default is not None:
             return menu.default
-        return "type your choice (or 'help')"
+        return _("type your choice (or 'help')")
     if text.isdigit():
         n = int(text)
         if menu.amount_range is not None:
             low, high = menu.amount_range
             if not low <= n <= high:
-                return f"a bid of ${n} is not possible: bid from ${low} to ${high}, or pass"
+                return _("a bid of {price} is not possible: bid from {low} to {high}, or pass",
+                         price=money(n), low=money(low), high=money(high))
             return Action.bid(n)
         if not 1 <= n <= len(menu.choices):
-            return f"there is no choice {n}: choose 1 to {len(menu.choices)}"
+            return _("there is no choice {n}: choose 1 to {last}", n=n, last=len(menu.choices))
         choice = menu.choices[n - 1]
         return choice.followup if choice.followup is not None else choice.action  # type: ignore[return-value]
     action = _read_action(menu, state, text)
@@ -275,7 +287,7 @@ def resolve(menu: Menu, state: GameState, text: str) -> Action | Followup | Comm
         return action
     if action in state.legal_actions():
         return action
-    return f"'{action}' is not allowed: {why_illegal(state, action)}"
+    return _("'{action}' is not allowed: {why}", action=str(action), why=why_illegal(state, action))
 
 
 def _read_action(menu: Menu, state: GameState, text: str) -> Action | str:
@@ -298,4 +310,6 @@ def _read_action(menu: Menu, state: GameState, text: str) -> Action | str:
     try:
         return parse_action(text)
     except MalformedAction as exc:
-        return f"not understood: {exc} — {menu.hint}" if menu.hint else f"not understood: {exc}"
+        if menu.hint:
+            return _("not understood: {why} — {hint}", why=str(exc), hint=menu.hint)
+        return _("not understood: {why}", why=str(exc))

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..i18n import N_, _, current, ngettext, pgettext
+from ..i18n.terms import plant_kind
 from ..rules import STEP3, GameState
 
 #: Seat colours: (name, Rich style)
-COLOURS = (("Red", "bold red"), ("Blue", "bold blue"), ("Green", "bold green"),
-           ("Yellow", "bold yellow"), ("Purple", "bold magenta"), ("Cyan", "bold cyan"))
-
-KIND_SHORT = {"coal": "coal", "oil": "oil", "hybrid": "coal/oil", "garbage": "garbage",
-              "uranium": "uranium", "ecological": "eco", "fusion": "fusion"}
+COLOURS = ((N_("Red"), "bold red"), (N_("Blue"), "bold blue"), (N_("Green"), "bold green"),
+           (N_("Yellow"), "bold yellow"), (N_("Purple"), "bold magenta"), (N_("Cyan"), "bold cyan"))
 KIND_STYLE = {"coal": "#b08050", "oil": "bright_black", "hybrid": "#c08040", "garbage": "yellow",
               "uranium": "red", "ecological": "green", "fusion": "cyan"}
 RESOURCE_STYLE = ("#b08050", "bright_white", "yellow", "red")
@@ -22,7 +21,17 @@ def seat_style(seat: int) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return f"P{seat} {COLOURS[seat % len(COLOURS)][0]}"
+    return f"P{seat} {_(COLOURS[seat % len(COLOURS)][0])}"
+
+
+def money(amount: int) -> str:
+    """Elektro, short: ``$12``."""
+    return pgettext("money", "${amount}", amount=amount)
+
+
+def cities(n: int) -> str:
+    """``1 city``, ``5 cities`` (in the language's plural forms)."""
+    return ngettext("{n} city", "{n} cities", n)
 
 
 def seat_text(seat: int) -> Text:
@@ -32,26 +41,34 @@ def seat_text(seat: int) -> Text:
 def plant_words(state: GameState, number: int) -> str:
     """``13: ecological, powers 1 city`` / ``5: burns 2 coal or oil, powers 1 city``."""
     if number == STEP3:
-        return "the Step 3 card"
+        return _("the Step 3 card")
     plant = state.scn.catalog.plants[number]
-    cities = f"powers {count(plant.cities, 'city')}"
     if plant.burn == 0:
-        return f"plant {number}: {KIND_SHORT[plant.kind]}, no fuel, {cities}"
-    fuel = "coal or oil" if plant.kind == "hybrid" else plant.kind
-    return f"plant {number}: burns {plant.burn} {fuel}, {cities}"
+        return ngettext("plant {plant}: {kind}, no fuel, powers {n} city",
+                        "plant {plant}: {kind}, no fuel, powers {n} cities", plant.cities,
+                        plant=number, kind=plant_kind(current(), plant.kind))
+    if plant.kind == "hybrid":
+        return ngettext("plant {plant}: burns {burn} coal or oil, powers {n} city",
+                        "plant {plant}: burns {burn} coal or oil, powers {n} cities", plant.cities,
+                        plant=number, burn=plant.burn)
+    return ngettext("plant {plant}: burns {burn} {kind}, powers {n} city",
+                    "plant {plant}: burns {burn} {kind}, powers {n} cities", plant.cities,
+                    plant=number, burn=plant.burn, kind=plant_kind(current(), plant.kind))
 
 
 def plant_card(state: GameState, number: int) -> Text:
     """A compact card: ``[13 eco →1]``, ``[5 coal/oil 2→1]``."""
     if number == STEP3:
-        return Text("[Step 3]", style="bold magenta")
+        return Text(_("[Step 3]"), style="bold magenta")
     plant = state.scn.catalog.plants[number]
     burn = f"{plant.burn}" if plant.burn else ""
-    return Text(f"[{number} {KIND_SHORT[plant.kind]} {burn}→{plant.cities}]", style=KIND_STYLE[plant.kind])
+    kind = plant_kind(current(), plant.kind)
+    return Text(f"[{number} {kind} {burn}→{plant.cities}]", style=KIND_STYLE[plant.kind])
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
-    """``1 city``, ``2 cities``, ``0 actions``: a number with its noun agreeing."""
+    """``1 city``, ``2 cities``, ``0 actions``: a number with its English noun agreeing (what a
+    person reads goes through ``ngettext`` instead)."""
     if n == 1:
         return f"{n} {word}"
     if plural is None:

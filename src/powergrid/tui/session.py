@@ -17,14 +17,27 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..bots import Bot, make_bot
-from ..rules import RESOURCES, Action, GameState, Timeline, UndoRefused
-from ..rules.events import describe
+from ..i18n import N_, _, current, ngettext, pgettext
+from ..i18n.log import describe
+from ..i18n.terms import and_list, resource_count
+from ..i18n.terms import seat as seat_mention
+from ..rules import Action, GameState, Timeline, UndoRefused
 from ..sim.records import Seat, game_record
 from .board import board, standings
 from .menus import Command, Followup, Menu, menu_for, resolve
 from .names import seat_name, seat_style, seat_text
 
-HELP = """[bold]Answering[/]: type the number of a choice, or the action itself in the game's notation:
+#: the prompt's word for each kind of decision (the prompt reads ``P0 auction> ``)
+PROMPTS = {
+    "auction": lambda: pgettext("prompt", "auction"),
+    "bid": lambda: pgettext("prompt", "bid"),
+    "discard": lambda: pgettext("prompt", "discard"),
+    "buy": lambda: pgettext("prompt", "buy"),
+    "build": lambda: pgettext("prompt", "build"),
+    "power": lambda: pgettext("prompt", "power"),
+}
+
+HELP = N_("""[bold]Answering[/]: type the number of a choice, or the action itself in the game's notation:
   open 13 15 · bid 16 · pass · buy 2 coal · build Köln · done · power 5 10 burn 2coal 3oil · power nothing
   In an auction a bare number is your bid. Enter takes the default shown in the prompt line (if any).
 [bold]Commands[/]: help · log \\[n] (the last n lines of the game log) · board (draw the board again) ·
@@ -34,7 +47,7 @@ HELP = """[bold]Answering[/]: type the number of a choice, or the action itself 
   4 build (last player first; first city $10, then the slot price plus the connections) →
   5 bureaucracy (power cities with your plants, get paid, the markets refill).
 The game ends when someone has {end} cities; whoever then powers the most cities wins
-(ties: money, then cities)."""
+(ties: money, then cities).""")
 
 #: A bot that took longer than this over its last move gets a spinner for the next one.
 SLOW_SECONDS = 0.3
@@ -77,9 +90,9 @@ class Session:
     def label(self, seat: int) -> str:
         if seat in self.bots:
             return next(s.spec for s in self.seats if s.seat == seat)
-        return "you" if len(self.humans) == 1 else "human"
+        return _("you") if len(self.humans) == 1 else _("human")
 
-    def styled(self, line: str) -> Text:
+    def styled(self, line: str, kind: str = "") -> Text:
         """A log line with each ``P<n>`` in that seat's colour."""
         text = Text()
         end = 0
@@ -90,9 +103,9 @@ class Session:
                         style=seat_style(seat))
             end = match.end()
         text.append(line[end:])
-        if line.startswith(("Round ", "Step ")):
+        if kind in ("round", "step"):
             text.stylize("bold")
-        elif line.startswith("Phase "):
+        elif kind == "phase":
             text.stylize("bold cyan")
         return text
 
@@ -112,10 +125,11 @@ class Session:
         except QuitGame:
             self.console.print()
             if self.save_path is not None:
-                self.console.print(f"Game saved to {self.save_path}; continue it with "
-                                   f"[bold]powergrid play --resume {self.save_path}[/]")
+                command = f"powergrid play --resume {self.save_path}"
+                self.console.print(_("Game saved to {path}; continue it with [bold]{command}[/]",
+                                     path=str(self.save_path), command=command))
             else:
-                self.console.print("Game left unsaved (play with --save FILE to keep it).")
+                self.console.print(_("Game left unsaved (play with --save FILE to keep it)."))
             return False
         self.game_over()
         return True
@@ -125,7 +139,8 @@ class Session:
         view = self.state.view(seat)
         started = time.perf_counter()
         if self.slow.get(seat) and self.console.is_terminal:
-            with self.console.status(f"{seat_name(seat)} ({self.label(seat)}) is thinking…"):
+            with self.console.status(_("{player} ({label}) is thinking…", player=seat_name(seat),
+                                       label=self.label(seat))):
                 action = self.bots[seat].act(view)
         else:
             action = self.bots[seat].act(view)
@@ -142,7 +157,7 @@ class Session:
         state = self.state
         if action.kind in ("buy", "build"):
             self.spent += money - state.money[seat]
-            self.done_this_turn.append(f"{action.amount} {RESOURCES[action.resource]}"
+            self.done_this_turn.append(resource_count(current(), action.amount, action.resource)
                                        if action.kind == "buy" else action.city)
         self.save()
         self.print_log()
@@ -160,30 +175,33 @@ class Session:
         else:
             new = events[-last:] if last else []
         for event in new:
-            line = describe(self.state.scn, event)
+            line = describe(self.state.scn, event, current())
             if event[0] == "act" and event[1] in self.bots:
                 who = Text(f"  ({self.label(event[1])})", "dim")
                 self.console.print(Text("  ") + self.styled(line) + who)
             elif event[0] in ("act", "bought", "payout", "paid"):
                 self.console.print(Text("  ") + self.styled(line))
             else:
-                self.console.print(self.styled(line), style="dim" if event[0] in ("drawn", "boxed") else None)
+                self.console.print(self.styled(line, event[0]),
+                                   style="dim" if event[0] in ("drawn", "boxed") else None)
 
     def undo(self) -> bool:
         """Take back the newest action, if a person at this terminal took it and may; say so."""
         seat = self.timeline.ledger.last_seat
         if seat is None or seat in self.bots:
-            why = ("there is no action to take back" if seat is None else
-                   f"the last action is {seat_name(seat)}'s ({self.label(seat)})")
-            self.console.print(Text(f"✗ cannot undo: {why}", style="red"))
+            why = (_("there is no action to take back") if seat is None else
+                   _("the last action is {player}'s ({label})", player=seat_name(seat),
+                     label=self.label(seat)))
+            self.console.print(Text("✗ " + _("cannot undo: {why}", why=why), style="red"))
             return False
         money = self.state.money[seat]
         try:
             taken = self.timeline.undo(seat)
         except UndoRefused as exc:
-            self.console.print(Text(f"✗ cannot undo: {exc}", style="red"))
+            self.console.print(Text("✗ " + _("cannot undo: {why}", why=str(exc)), style="red"))
             return False
-        self.console.print(Text("↶ ") + self.styled(f"P{seat} takes back '{taken.action}'"))
+        taken_back = _("{player} takes back '{action}'", player=seat_mention(seat), action=taken.action)
+        self.console.print(Text("↶ ") + self.styled(taken_back))
         self.printed = len(self.state.events)
         if taken.action.startswith(("buy ", "build ")) and self.done_this_turn:
             self.done_this_turn.pop()  # the running total of the turn, less what was taken back
@@ -208,7 +226,8 @@ class Session:
         """The person's action; None when they took an action back instead (ask again)."""
         state = self.state
         if len(self.humans) > 1 and seat != self.last_human:
-            self.console.print(Rule(Text(f"{seat_name(seat)}: your turn", style=seat_style(seat))))
+            turn = _("{player}: your turn", player=seat_name(seat))
+            self.console.print(Rule(Text(turn, style=seat_style(seat))))
         self.last_human = seat
         key = (state.round, state.phase, seat, sum(len(p) for p in state.plants), state.discard_seat)
         if key != self.board_key:
@@ -218,7 +237,7 @@ class Session:
         menu = menu_for(state, self.spent, self.done_this_turn)
         self.show_menu(seat, menu)
         while True:
-            answer = resolve(menu, state, self.read(f"P{seat} {menu.kind}> "))
+            answer = resolve(menu, state, self.read(f"P{seat} {PROMPTS[menu.kind]()}> "))
             if isinstance(answer, str):
                 self.console.print(Text(f"✗ {answer}", style="red"))
                 continue
@@ -231,7 +250,7 @@ class Session:
                     self.show_menu(seat, menu)
                     continue
                 if answer.name == "help":
-                    self.console.print(Panel(HELP.format(end=state.scn.end_cities), title="help"))
+                    self.console.print(Panel(_(HELP, end=state.scn.end_cities), title=_("help")))
                 elif answer.name == "log":
                     self.print_log(answer.arg if answer.arg is not None else 20)
                 elif answer.name == "hint":
@@ -250,7 +269,7 @@ class Session:
 
     def show_hint(self, seat: int) -> None:
         from .coach import ask_coach, hint_panel  # the coach loads its model on first use
-        with self.console.status("The coach is thinking…"):
+        with self.console.status(_("The coach is thinking…")):
             advice = ask_coach(self.state, seat, seed=self.state.decisions)
         self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
         self.console.print(hint_panel(advice))
@@ -258,9 +277,10 @@ class Session:
 
     def ask_amount(self, followup: Followup) -> Action | None:
         """The number a choice needs; None to go back to the menu."""
-        self.console.print(f"{followup.question}; Enter = {followup.default}, 'back' to choose again")
+        self.console.print(_("{question}; Enter = {default}, 'back' to choose again",
+                             question=followup.question, default=followup.default))
         while True:
-            text = self.read("amount> ")
+            text = self.read(pgettext("prompt", "amount") + "> ")
             if text.strip().lower() in ("back", "b"):
                 return None
             if text.strip().lower() in ("quit", "q", "exit"):
@@ -270,7 +290,8 @@ class Session:
                 self.console.print(Text(f"✗ {action}", style="red"))
                 continue
             if action not in self.state.legal_actions():  # pragma: no cover - the menu offers legal ranges
-                self.console.print(Text(f"✗ '{action}' is not allowed now", style="red"))
+                refused = _("'{action}' is not allowed now", action=str(action))
+                self.console.print(Text("✗ " + refused, style="red"))
                 continue
             return action
 
@@ -296,16 +317,24 @@ class Session:
             else:
                 for item in items:
                     console.print(item, highlight=False)
-        hint = f"Answer: {menu.hint}"
+        hint = _("Answer: {hint}", hint=menu.hint)
         if menu.default is not None:
-            hint += f"; Enter = {menu.default_label} ({menu.default})"
-        console.print(Text(hint + "; 'help' for help", style="dim italic"))
+            hint += "; " + _("Enter = {label} ({action})", label=menu.default_label, action=str(menu.default))
+        console.print(Text(hint + "; " + _("'help' for help"), style="dim italic"))
 
     def game_over(self) -> None:
         state = self.state
         self.console.print()
         self.console.print(board(state, self.label))
         self.console.print(standings(state, self.label))
-        winners = Text(" and ").join(seat_text(w) for w in state.winners)
-        self.console.print(Text("GAME OVER: ", style="bold") + winners +
-                           Text(" win" + ("s" if len(state.winners) == 1 else "") + "!", style="bold"))
+        names = and_list(current(), [seat_name(w) for w in state.winners])
+        line = ngettext("GAME OVER: {winners} wins!", "GAME OVER: {winners} win!", len(state.winners),
+                        winners=names)
+        self.console.print(self._with_seats(line), style="bold")
+
+    def _with_seats(self, line: str) -> Text:
+        """A line with each seat's name (``P1 Blue``) in its colour."""
+        text = Text(line)
+        for seat in range(self.state.players):
+            text.highlight_words([seat_name(seat)], style=seat_style(seat))
+        return text
