@@ -232,7 +232,7 @@ export function gameTitle(map, players, variant) {
 /** The round, the Step and the phase, as pills for the top bar (the replay viewer's too). */
 export function roundPills(view) {
   return [
-    h("span", { class: "pill" }, t("Round {round}", { round: view.round })),
+    h("span", { class: "pill", "data-round": view.round }, t("Round {round}", { round: view.round })),
     h("span", { class: "pill" }, t("Step {step}", { step: view.step })),
     h("span", { class: "pill phase" }, phaseName(view.phase)),
   ];
