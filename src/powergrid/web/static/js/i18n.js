@@ -8,9 +8,14 @@
 //   tn("{n} city", "{n} cities", n)             plural forms by CLDR (Intl.PluralRules)
 //   pt("phase", "Build")                        a message with a context (the same English word
 //                                               translated differently in two places)
+//   elektro(25), formatNumber(n)                money and numbers in the reader's locale
+//   withNodes(t("{player} bids {amount}", {amount}), {player: chip})   nodes put in for placeholders
+//   listOf([a, b, c])                           "a, b and c" in the reader's language (Intl.ListFormat)
+//   errorText(code, serverMessage)              a named error's message from the language's "errors"
 // Static HTML: an element with data-i18n is translated from its own English text (or the
-// attribute's value); data-i18n-title, data-i18n-placeholder and data-i18n-aria-label translate
-// those attributes.
+// attribute's value), with data-i18n-context as its context; data-i18n-title, data-i18n-placeholder,
+// data-i18n-aria-label and data-i18n-data-empty translate those attributes. setUpLanguage() does
+// it all for a page (and puts the picker in its top bar) before its first render.
 
 export const LANGUAGES = {
   en: "English",
