@@ -63,6 +63,11 @@ def test_round_summaries_in_words_and_kept_incrementally() -> None:
     # summaries come right before the next round's header, and before "Game over" at the end
     texts = [t for _, t in shown]
     assert texts[-1].startswith("Game over") and texts[-2].startswith(f"Round {state.round}, P2:")
+    # the last round's summaries carry the final powered counts (no payout that round) for clients
+    # that say them in words from the entries; the earlier ones do not
+    over = shown[-1][0]
+    assert [e[3].get("final_powered") for e, _ in shown[-4:-1]] == over[2]
+    assert all("final_powered" not in e[3] for e in round1)
     at = texts.index("Round 2")
     assert [t[:12] for t in texts[at - 3:at]] == ["Round 1, P0:", "Round 1, P1:", "Round 1, P2:"]
 

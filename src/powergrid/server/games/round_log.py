@@ -117,8 +117,10 @@ def summaries(tally: RoundTally) -> list[tuple[list[Any], str]]:
     out = []
     for seat, done in enumerate(tally.seats):
         final = tally.final_powered[seat] if tally.final_powered else None
-        out.append((["summary", tally.round, seat, done.to_json()],
-                    summary_text(tally.round, seat, done, final)))
+        # the game's last round has no payout: its summary carries the final powered count instead,
+        # so a client can say it in words from the entry alone
+        data = done.to_json() if final is None else {**done.to_json(), "final_powered": final}
+        out.append((["summary", tally.round, seat, data], summary_text(tally.round, seat, done, final)))
     return out
 
 

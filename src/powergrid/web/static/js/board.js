@@ -2,7 +2,8 @@
 // Cities are spread apart where the printed map is crowded, and every city name and connection
 // cost is placed where it overlaps no city and no other label; zoom and pan by wheel, pinch,
 // drag, the buttons or the keyboard.
-import { h, playerMarker, playerName, s } from "./common.js";
+import { h, mapName, playerMarker, playerName, s } from "./common.js";
+import { listOf, t } from "./i18n.js";
 
 const SCALE = 1000;
 const DISC = 22;            // city disc radius
@@ -221,7 +222,10 @@ export class Board {
       viewBox: `${x0} ${y0} ${width} ${height}`,
       preserveAspectRatio: "xMidYMid meet",
       role: this.mini ? "img" : "group",
-      "aria-label": this.mini ? `Map of ${this.map.name}` : `Map of ${this.map.name}: + and − zoom, arrow keys move, 0 shows the regions in play`,
+      "aria-label": this.mini ? t("Map of {map}", { map: mapName(this.map.name) })
+        : t("Map of {map}: + and − zoom, arrow keys move, 0 shows the regions in play", { map: mapName(this.map.name) }),
+      // the map is drawn left to right in every language (never mirrored)
+      dir: "ltr",
       tabindex: this.mini ? undefined : "0",
     });
     svg.append(s("defs", {},
@@ -338,9 +342,9 @@ export class Board {
   zoomControls() {
     const button = (text, label, onclick, extra = "") => h("button", { type: "button", class: `zoom-btn ${extra}`, "aria-label": label, title: label, onclick }, text);
     return h("div", { class: "zoom-controls" },
-      button("+", "Zoom in", () => this.zoomBy(1.5), "zoom-in"),
-      button("−", "Zoom out", () => this.zoomBy(1 / 1.5), "zoom-out"),
-      button("⤢", "Show the regions in play", () => this.resetView(), "zoom-fit"));
+      button("+", t("Zoom in"), () => this.zoomBy(1.5), "zoom-in"),
+      button("−", t("Zoom out"), () => this.zoomBy(1 / 1.5), "zoom-out"),
+      button("⤢", t("Show the regions in play"), () => this.resetView(), "zoom-fit"));
   }
 
   get zoom() {
@@ -545,7 +549,7 @@ export class Board {
         }
       });
       const title = node.group.querySelector("title");
-      title.textContent = owners.length ? `${name}: ${owners.map(playerName).join(", ")}` : name;
+      title.textContent = owners.length ? t("{city}: {players}", { city: name, players: listOf(owners.map(playerName)).join("") }) : name;
     }
   }
 
@@ -563,7 +567,7 @@ export class Board {
       if (canPick) {
         node.group.setAttribute("tabindex", "0");
         node.group.setAttribute("role", "button");
-        node.group.setAttribute("aria-label", `Build in ${name} for ${cost} Elektro`);
+        node.group.setAttribute("aria-label", t("Build in {city} for {amount} Elektro", { city: name, amount: cost }));
         node.group.dataset.cost = cost;
       } else {
         node.group.removeAttribute("tabindex");

@@ -1,6 +1,7 @@
 // What changed between two views, lit up briefly where it happened: money (with the amount), a
 // new house, a plant entering the market, a resource row whose count or price moved, a new bid.
 import { h } from "./common.js";
+import { formatNumber } from "./i18n.js";
 
 /** The differences that matter to a player watching, from the previous view to the new one. */
 export function changesBetween(before, after) {
@@ -43,7 +44,7 @@ export function showChanges(changes, board) {
     const money = document.querySelector(`.player[data-seat="${seat}"] .stat.money`);
     if (!money) continue;
     money.querySelector(".delta")?.remove();
-    money.append(h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, `${delta > 0 ? "+" : "−"}${Math.abs(delta)}`));
+    money.append(h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, `${delta > 0 ? "+" : "−"}${formatNumber(Math.abs(delta))}`));
     flash(money);
   }
   for (const seat of changes.players) flash(document.querySelector(`.player[data-seat="${seat}"]`));

@@ -1,5 +1,6 @@
 // Small inline-SVG line charts for the end screen (money and cities per round).
 import { PLAYER_COLOURS, h, playerName, s } from "./common.js";
+import { formatNumber, t } from "./i18n.js";
 
 /** series: [[value per seat] per round]; draws one line per seat. */
 export function lineChart(title, series, seats) {
@@ -17,16 +18,16 @@ export function lineChart(title, series, seats) {
   const niceMax = step * ticks;
   const x = (i) => left + (rounds <= 1 ? 0 : (i * (width - left - right)) / (rounds - 1));
   const y = (v) => top + (height - top - bottom) * (1 - v / niceMax);
-  const svg = s("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title, dir: "ltr" });
   svg.append(s("text", { x: left, y: 16, class: "chart-title" }, title));
   for (let i = 0; i <= ticks; i++) {
     const v = step * i;
     svg.append(s("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid" }));
-    svg.append(s("text", { x: left - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, Math.round(v)));
+    svg.append(s("text", { x: left - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, formatNumber(Math.round(v))));
   }
   const every = Math.max(1, Math.ceil(rounds / 10));
   for (let i = 0; i < rounds; i += every) {
-    svg.append(s("text", { x: x(i), y: height - 10, class: "axis", "text-anchor": "middle" }, i === 0 ? "start" : i));
+    svg.append(s("text", { x: x(i), y: height - 10, class: "axis", "text-anchor": "middle" }, i === 0 ? t("start") : formatNumber(i)));
   }
   for (let seat = 0; seat < seats; seat++) {
     const points = series.map((row, i) => `${x(i)},${y(row[seat] ?? 0)}`).join(" ");

@@ -1,7 +1,8 @@
 // The coach in the browser: a Hint button at the player's decision (the suggestion drawn on the
 // board, the plant market and the resource market), and a finished game's analysis.
 import { lineChart } from "./charts.js";
-import { api, h, playerChip, toast } from "./common.js";
+import { api, h, notation, phaseWord, playerChip, toast } from "./common.js";
+import { language, pt, t, withNodes } from "./i18n.js";
 
 const HINT_MARK = "coach-hint";
 const POLL_MS = 700;
@@ -33,7 +34,7 @@ function markHint(show) {
 }
 
 function percent(x) {
-  return `${Math.round(100 * x)}%`;
+  return new Intl.NumberFormat(language(), { style: "percent" }).format(Math.round(100 * x) / 100);
 }
 
 function hintCard(hint, act) {
@@ -41,12 +42,13 @@ function hintCard(hint, act) {
   const rows = [best, ...(hint.alternatives || [])].map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
     h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance))));
   return h("div", { class: "coach-card", role: "status" },
-    h("div", { class: "coach-action" }, "Suggested: ", h("b", { class: "coach-move" }, hint.action)),
+    h("div", { class: "coach-action" }, ...withNodes(t("Suggested: {action}"), { action: h("b", { class: "coach-move" }, notation(hint.action)) })),
     h("p", { class: "coach-reason" }, hint.reason),
     h("table", { class: "coach-alternatives" },
-      h("thead", {}, h("tr", {}, h("th", {}, "plan"), h("th", { class: "num" }, "chance to win"))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("plan")), h("th", { class: "num" }, t("chance to win")))),
       h("tbody", {}, ...rows)),
-    act ? h("button", { type: "button", class: "btn small primary", onclick: () => act(hint.action) }, `Play ${hint.action}`) : null);
+    act ? h("button", { type: "button", class: "btn small primary", onclick: () => act(hint.action) },
+      ...withNodes(t("Play {action}"), { action: notation(hint.action) })) : null);
 }
 
 /**
@@ -56,7 +58,7 @@ function hintCard(hint, act) {
 export function hintBox(ctx) {
   clearHintMarks();
   const box = h("div", { class: "coach-box", "data-version": ctx.version });
-  const button = h("button", { type: "button", class: "btn small secondary coach-button", disabled: true }, "Hint");
+  const button = h("button", { type: "button", class: "btn small secondary coach-button", disabled: true }, t("Hint"));
   const left = h("span", { class: "muted coach-left" });
   const answer = h("div", { class: "coach-answer" });
   box.append(h("div", { class: "coach-bar" }, button, left), answer);
@@ -68,17 +70,17 @@ export function hintBox(ctx) {
       box.hidden = true;
       return;
     }
-    left.textContent = `${status.left} of ${status.per_seat} hints left`;
+    left.textContent = t("{left} of {total} hints left", { left: status.left, total: status.per_seat });
     button.disabled = status.left <= 0 && status.status !== "done";
     if (status.status === "done" && status.hint) {
       answer.replaceChildren(hintCard(status.hint, ctx.act));
       markHint(status.hint.show);
       button.disabled = true;
     } else if (status.status === "pending") {
-      answer.replaceChildren(h("p", { class: "muted coach-wait" }, "The coach is thinking…"));
+      answer.replaceChildren(h("p", { class: "muted coach-wait" }, t("The coach is thinking…")));
       setTimeout(poll, POLL_MS);
     } else if (status.status === "stale") {
-      answer.replaceChildren(h("p", { class: "muted" }, "The game moved on before the hint was ready."));
+      answer.replaceChildren(h("p", { class: "muted" }, t("The game moved on before the hint was ready.")));
     }
   }
 
@@ -94,15 +96,15 @@ export function hintBox(ctx) {
 
   button.addEventListener("click", async () => {
     button.disabled = true;
-    answer.replaceChildren(h("p", { class: "muted coach-wait" }, "The coach is thinking…"));
+    answer.replaceChildren(h("p", { class: "muted coach-wait" }, t("The coach is thinking…")));
     try {
       const status = await api(path, { method: "POST", token: ctx.token, body: { seat: ctx.seat, version: ctx.version } });
       if (current()) showStatus(status);
     } catch (err) {
       answer.replaceChildren();
       button.disabled = false;
-      const words = { hint_limit: "You have used all your hints.", hints_off: "Hints are off in this game." };
-      toast(words[err.code] || `No hint: ${err.message}`, "error", 5000);
+      const words = { hint_limit: t("You have used all your hints."), hints_off: t("Hints are off in this game.") };
+      toast(words[err.code] || t("No hint: {why}", { why: err.message }), "error", 5000);
       if (err.code === "hint_limit") poll();
     }
   });
@@ -115,7 +117,7 @@ export function hintBox(ctx) {
  * show it. options.onJump(step), when given, makes each costly decision a link to its position.
  */
 export function analysisPanel(gameId, players, options = {}) {
-  const box = h("section", { class: "coach-analysis", "aria-label": "Analysis" }, h("h3", {}, "Analysis"));
+  const box = h("section", { class: "coach-analysis", "aria-label": t("Analysis") }, h("h3", {}, t("Analysis")));
   const body = h("div", {});
   box.append(body);
   const path = gamePath(gameId, "analysis");
@@ -123,15 +125,15 @@ export function analysisPanel(gameId, players, options = {}) {
   function show(data) {
     if (data.status === "none") {
       body.replaceChildren(
-        h("p", { class: "hint" }, "The coach can replay the game and find each player's costliest decisions."),
-        h("button", { type: "button", class: "btn small secondary coach-analyse", onclick: start }, "Analyse the game"));
+        h("p", { class: "hint" }, t("The coach can replay the game and find each player's costliest decisions.")),
+        h("button", { type: "button", class: "btn small secondary coach-analyse", onclick: start }, t("Analyse the game")));
       return;
     }
     if (data.status !== "done") {
       const done = data.progress ? data.progress.done : 0;
       const total = data.progress && data.progress.total ? data.progress.total : null;
       body.replaceChildren(
-        h("p", { class: "muted" }, total ? `Judging decisions: ${done} of ${total}` : "Waiting for a worker…"),
+        h("p", { class: "muted" }, total ? t("Judging decisions: {done} of {total}", { done, total }) : t("Waiting for a worker…")),
         h("progress", { class: "coach-progress", max: total || 1, value: total ? done : 0 }));
       setTimeout(load, 1000);
       return;
@@ -141,19 +143,21 @@ export function analysisPanel(gameId, players, options = {}) {
     const rows = [];
     for (let seat = 0; seat < players; seat++) {
       const worst = analysis.costliest[String(seat)] || [];
-      if (!worst.length) rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", { colspan: 4, class: "muted" }, "no decision cost a clear amount")));
+      if (!worst.length) rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", { colspan: 4, class: "muted" }, t("no decision cost a clear amount"))));
       for (const d of worst) {
+        const words = t("round {round}, {phase}", { round: d.round, phase: phaseWord(d.phase) });
         const when = options.onJump
-          ? h("button", { type: "button", class: "linkish coach-jump", "data-step": d.at, title: "Show this position", onclick: () => options.onJump(d.at) }, `round ${d.round}, ${d.phase}`)
-          : `round ${d.round}, ${d.phase}`;
+          ? h("button", { type: "button", class: "linkish coach-jump", "data-step": d.at, title: t("Show this position"), onclick: () => options.onJump(d.at) }, words)
+          : words;
         rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", {}, when),
           h("td", {}, d.done), h("td", {}, d.preferred), h("td", { class: "num" }, `−${percent(d.cost)}`)));
       }
     }
     body.replaceChildren(
-      lineChart("Chance to win (%) at the start of each round", series, players),
+      lineChart(t("Chance to win (%) at the start of each round"), series, players),
       h("table", { class: "coach-costliest" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "When"), h("th", {}, "Done"), h("th", {}, "The search preferred"), h("th", { class: "num" }, "Cost"))),
+        h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("When")), h("th", {}, pt("analysis", "Done")),
+          h("th", {}, t("The search preferred")), h("th", { class: "num" }, t("Cost")))),
         h("tbody", {}, ...rows)));
   }
 
@@ -163,7 +167,7 @@ export function analysisPanel(gameId, players, options = {}) {
       show(await api(path));
     } catch (err) {
       if (err.status === 404) box.hidden = true; // a server without the coach
-      else body.replaceChildren(h("p", { class: "muted" }, `No analysis: ${err.message}`));
+      else body.replaceChildren(h("p", { class: "muted" }, t("No analysis: {why}", { why: err.message })));
     }
   }
 
@@ -171,7 +175,7 @@ export function analysisPanel(gameId, players, options = {}) {
     try {
       show(await api(path, { method: "POST" }));
     } catch (err) {
-      toast(`No analysis: ${err.message}`, "error", 5000);
+      toast(t("No analysis: {why}", { why: err.message }), "error", 5000);
     }
   }
 

@@ -1,4 +1,5 @@
 // Shared helpers: DOM building, the HTTP API, seat tokens kept in this browser, game facts.
+import { errorText, language, listOf, pt, t, tn, withNodes } from "./i18n.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -32,24 +33,29 @@ export function s(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/**
+ * A refusal: its code, its message in the reader's language (the language's message for the
+ * code, else the server's words) and the server's own words (serverMessage).
+ */
 export class ApiError extends Error {
   constructor(status, code, message) {
-    super(message);
+    super(errorText(code, message));
     this.status = status;
     this.code = code;
+    this.serverMessage = message;
   }
 }
 
-/** Call the server's JSON API; a refusal becomes an ApiError carrying the server's words. */
+/** Call the server's JSON API; a refusal becomes an ApiError (see above). */
 export async function api(path, { method = "GET", body, token } = {}) {
-  const headers = {};
+  const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached. Is `powergrid serve` running?");
+    throw new ApiError(0, "network", t("The server cannot be reached. Is it running?"));
   }
   let data = null;
   try {
@@ -60,7 +66,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     const error = (data && data.error) || {};
     throw new ApiError(response.status, error.code || `http_${response.status}`,
-      error.message || `The server refused (${response.status}).`);
+      error.message || t("The server refused ({status}).", { status: String(response.status) }));
   }
   return data;
 }
@@ -99,7 +105,11 @@ export function gamesHeld() {
 
 // --- game facts ---------------------------------------------------------------------------------
 export const PLAYER_COLOURS = ["#d33a3a", "#2f6fd6", "#2b9a4a", "#e5b820", "#8e4fc4", "#3b3b44"];
-export const PLAYER_NAMES = ["Red", "Blue", "Green", "Yellow", "Purple", "Black"];
+/** The players' names: their colours, in the reader's language. */
+export function playerNames() {
+  return [pt("player", "Red"), pt("player", "Blue"), pt("player", "Green"), pt("player", "Yellow"),
+    pt("player", "Purple"), pt("player", "Black")];
+}
 /** Told apart without colour: each player's houses and chips have a shape and an initial. */
 export const PLAYER_INITIALS = ["R", "B", "G", "Y", "P", "K"];
 export const PLAYER_SHAPES = ["circle", "square", "triangle", "diamond", "hexagon", "pentagon"];
@@ -110,21 +120,139 @@ export const KIND_COLOURS = {
   hybrid: "linear-gradient(135deg, #8a5d34 0 50%, #2c2c33 50% 100%)",
   ecological: "#3f9a45", fusion: "#4a7fd0",
 };
-export const KIND_LABELS = {
-  coal: "coal", oil: "oil", garbage: "garbage", uranium: "uranium", hybrid: "coal or oil",
-  ecological: "wind / sun", fusion: "fusion",
-};
+
+/** A resource's name ("coal"), in the reader's language. */
+export function resourceName(resource) {
+  switch (resource) {
+    case "coal": return pt("resource", "coal");
+    case "oil": return pt("resource", "oil");
+    case "garbage": return pt("resource", "garbage");
+    case "uranium": return pt("resource", "uranium");
+    case "hybrid": return t("coal or oil");
+    default: return resource;
+  }
+}
+
+/** n units of a resource in words ("2 coal"), in the plural form the language needs. */
+export function resourceAmount(n, resource) {
+  switch (resource) {
+    case "coal": return tn("{n} coal", "{n} coal", n);
+    case "oil": return tn("{n} oil", "{n} oil", n);
+    case "garbage": return tn("{n} garbage", "{n} garbage", n);
+    case "uranium": return tn("{n} uranium", "{n} uranium", n);
+    default: return `${n} ${resource}`;
+  }
+}
+
+/** What a kind of plant burns, in words. */
+export function kindLabel(kind) {
+  switch (kind) {
+    case "hybrid": return t("coal or oil");
+    case "ecological": return t("wind / sun");
+    case "fusion": return t("fusion");
+    default: return resourceName(kind);
+  }
+}
+
 /** Elektro paid for 0..20 cities powered (docs/rules.md, bureaucracy). */
 export const PAYMENT = [10, 22, 33, 44, 54, 64, 73, 82, 90, 98, 105, 112, 118, 124, 129, 134, 138, 142, 145, 148, 150];
 export const SLOT_COSTS = [10, 15, 20];
-export const PHASE_NAMES = { 2: "Auction", 3: "Buy resources", 4: "Build", 5: "Bureaucracy", 6: "Game over" };
+
+/** A phase's name ("Auction") for the top bar. */
+export function phaseName(phase) {
+  switch (phase) {
+    case 2: return pt("phase", "Auction");
+    case 3: return pt("phase", "Buy resources");
+    case 4: return pt("phase", "Build");
+    case 5: return pt("phase", "Bureaucracy");
+    case 6: return pt("phase", "Game over");
+    default: return "";
+  }
+}
+
+/** A phase as the engine names it ("auction", "build", "bureaucracy", "resources"), in words. */
+export function phaseWord(name) {
+  switch (name) {
+    case "auction": return pt("phase, lower case", "auction");
+    case "resources": return pt("phase, lower case", "resources");
+    case "build": return pt("phase, lower case", "build");
+    case "bureaucracy": return pt("phase, lower case", "bureaucracy");
+    default: return String(name);
+  }
+}
+
+/** A map's name (the maps' ids are "germany", "usa"; another map keeps its own name). */
+export function mapName(name) {
+  switch (name) {
+    case "germany": return pt("map", "Germany");
+    case "usa": return pt("map", "USA");
+    default: return name ? name[0].toUpperCase() + name.slice(1) : "";
+  }
+}
+
+/** A region's name (the maps name their regions by colour). */
+export function regionName(region) {
+  switch (region) {
+    case "green": return pt("region", "green");
+    case "brown": return pt("region", "brown");
+    case "yellow": return pt("region", "yellow");
+    case "red": return pt("region", "red");
+    case "cyan": return pt("region", "cyan");
+    case "purple": return pt("region", "purple");
+    case "blue": return pt("region", "blue");
+    case "orange": return pt("region", "orange");
+    default: return region;
+  }
+}
+
+/** A bot's name ("heuristic", "pimc:fast") in words: the kind of bot, then its speed if named. */
+export function botName(bot) {
+  const [kind, speed] = String(bot || "").split(":");
+  const name = {
+    random: pt("bot", "random"), heuristic: pt("bot", "heuristic"), greedy: pt("bot", "greedy"), bold: pt("bot", "bold"),
+    pimc: pt("bot", "plan search"), mcts: pt("bot", "plan search"), expert: pt("bot", "evaluator search"),
+  }[kind] || kind;
+  if (speed === "fast") return t("{bot}, fast", { bot: name });
+  if (speed === "strong") return t("{bot}, strong", { bot: name });
+  return speed ? `${name}:${speed}` : name;
+}
+
+/** Action notation ("bid 16", "build Köln") shown as notation: left to right in every language. */
+export function notation(text) {
+  return h("bdi", { class: "notation", dir: "ltr" }, String(text));
+}
+
+/** "Germany · 3 players · first game" */
+export function gameTitle(map, players, variant) {
+  return variant === "first_game"
+    ? tn("{map} · {n} player · first game", "{map} · {n} players · first game", players, { map })
+    : tn("{map} · {n} player", "{map} · {n} players", players, { map });
+}
+
+/** The round, the Step and the phase, as pills for the top bar (the replay viewer's too). */
+export function roundPills(view) {
+  return [
+    h("span", { class: "pill", "data-round": view.round }, t("Round {round}", { round: view.round })),
+    h("span", { class: "pill" }, t("Step {step}", { step: view.step })),
+    h("span", { class: "pill phase" }, phaseName(view.phase)),
+  ];
+}
+
+/** Who won, as a sentence with their chips: how = "status" (the top bar) or "title" (the end screen). */
+export function winnersLine(winners, how) {
+  const chips = listOf(winners.map((seat) => playerChip(seat)));
+  const text = how === "title"
+    ? tn("{winners} wins!", "{winners} share the win!", winners.length)
+    : tn("{winners} wins", "{winners} share the win", winners.length);
+  return withNodes(text, { winners: chips });
+}
 
 export function payment(cities) {
   return PAYMENT[Math.min(Math.max(cities, 0), PAYMENT.length - 1)];
 }
 
 export function playerName(seat) {
-  return PLAYER_NAMES[seat] || `P${seat}`;
+  return playerNames()[seat] || `P${seat}`;
 }
 
 /** The outline of a player's marker shape of "radius" r around (0, 0), as an SVG path. */
@@ -170,58 +298,7 @@ export function playerChip(seat, suffix = "") {
     markerIcon(seat, 14), playerName(seat) + suffix);
 }
 
-function fuelInWords(text) {
-  const parts = text.trim().split(/\s+/).map((part) => part.replace(/^(\d+)([a-z]+)$/, "$1 $2"));
-  return text.trim() === "nothing" ? "nothing" : parts.join(", ");
-}
-
-/** "P1: open 6 25" (action notation) -> "P1 opens an auction for plant 6 at 25". */
-export function actionInWords(text) {
-  if (text.includes("; ")) return text.split("; ").map(actionInWords).join("; ");
-  const match = /^(P\d): (.*)$/.exec(text);
-  if (!match) return text;
-  const [, who, action] = match;
-  const words = action.split(" ");
-  switch (words[0]) {
-    case "open": return `${who} opens an auction for plant ${words[1]} at ${words[2]}`;
-    case "bid": return `${who} bids ${words[1]}`;
-    case "pass": return `${who} passes`;
-    case "done": return `${who} is done`;
-    case "buy": return `${who} buys ${words[1]} ${words[2]}`;
-    case "build": return `${who} builds in ${action.slice(6)}`;
-    case "discard": return `${who} discards plant ${words[1]}, keeping ${fuelInWords(action.split(" keep ")[1] || "nothing")}`;
-    case "power": {
-      if (action === "power nothing") return `${who} runs no plant`;
-      const [head, burn] = action.split(" burn ");
-      const plants = head.split(" ").slice(1);
-      return `${who} runs plant${plants.length > 1 ? "s" : ""} ${plants.join(", ")}${burn && burn !== "nothing" ? ` burning ${fuelInWords(burn)}` : ""}`;
-    }
-    default: return text;
-  }
-}
-
-/** Turn log text ("P2 bids 16") into nodes with coloured player names. */
-export function describeLine(raw) {
-  const text = actionInWords(raw).replace(/\b1 cities\b/g, "1 city");
-  if (/^Round \d+, P\d:/.test(text)) {
-    // A round summary: "Round 3, P1: bought ..." -> the player's chip, then the summary.
-    const [, round, seat, rest] = /^Round (\d+), P(\d): (.*)$/.exec(text);
-    return [h("span", { class: "summary-round" }, `R${round}`), playerChip(Number(seat)), ` ${rest}`];
-  }
-  const parts = [];
-  let last = 0;
-  for (const match of text.matchAll(/\bP(\d)\b/g)) {
-    parts.push(text.slice(last, match.index));
-    parts.push(playerChip(Number(match[1])));
-    last = match.index + match[0].length;
-  }
-  parts.push(text.slice(last));
-  return parts;
-}
-
-export function elektro(amount) {
-  return `${amount}\u00a0E`;
-}
+export { elektro } from "./i18n.js";
 
 /** A resource token icon (a small coloured shape per resource). */
 export function resourceIcon(resource, size = 12) {
@@ -230,7 +307,7 @@ export function resourceIcon(resource, size = 12) {
   let shape;
   if (resource === "hybrid") {
     // Coal or oil: a token split between the two colours.
-    return s("svg", { class: "res-icon res-hybrid", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": "coal or oil", role: "img" },
+    return s("svg", { class: "res-icon res-hybrid", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": resourceName("hybrid"), role: "img" },
       s("path", { d: `M1 1H${size - 1}L1 ${size - 1}Z`, fill: RESOURCE_COLOURS.coal }),
       s("path", { d: `M${size - 1} 1V${size - 1}H1Z`, fill: RESOURCE_COLOURS.oil }),
       s("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: 2, fill: "none", stroke: "#fff", "stroke-width": 0.8 }));
@@ -242,17 +319,17 @@ export function resourceIcon(resource, size = 12) {
   });
   else if (resource === "garbage") shape = s("rect", { x: 1.5, y: 2, width: size - 3, height: size - 3, rx: 1, fill: colour, stroke: "#8a7214", "stroke-width": 1 });
   else shape = s("circle", { cx: half, cy: half, r: half - 1, fill: colour, stroke: "#fff", "stroke-width": 1.2 });
-  return s("svg", { class: `res-icon res-${resource}`, width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": resource, role: "img" }, shape);
+  return s("svg", { class: `res-icon res-${resource}`, width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-label": resourceName(resource), role: "img" }, shape);
 }
 
-/** Show a short message at the bottom of the screen. */
+/** Show a short message at the bottom of the screen: a text, a node, or a list of both. */
 export function toast(message, kind = "info", ms = 3500) {
   let box = document.getElementById("toasts");
   if (!box) {
     box = h("div", { id: "toasts", "aria-live": "polite" });
     document.body.append(box);
   }
-  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, ...(typeof message === "string" ? describeLine(message) : [message]));
+  const note = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, ...(Array.isArray(message) ? message : [message]));
   box.append(note);
   setTimeout(() => note.classList.add("leaving"), ms);
   setTimeout(() => note.remove(), ms + 400);

@@ -1,8 +1,9 @@
 // The action panel: one form per kind of decision, every choice taken from the `legal` list.
 import { connectionCosts } from "./board.js";
 import {
-  PHASE_NAMES, PLAYER_COLOURS, RESOURCES, SLOT_COSTS, append, elektro, h, payment, playerChip, playerName, resourceIcon,
+  PLAYER_COLOURS, RESOURCES, SLOT_COSTS, append, botName, elektro, h, payment, playerChip, playerName, resourceIcon, resourceName,
 } from "./common.js";
+import { pt, t, tn, withNodes } from "./i18n.js";
 import { plantCard } from "./markets.js";
 
 /** "2coal 1oil" -> [2, 1, 0, 0]; "nothing" -> zeros. */
@@ -15,17 +16,12 @@ export function parseFuel(text) {
   return fuel;
 }
 
-function fuelWords(fuel) {
-  const parts = fuel.map((n, i) => (n ? `${n} ${RESOURCES[i]}` : null)).filter(Boolean);
-  return parts.length ? parts.join(", ") : "nothing";
-}
-
 function fuelNodes(fuel) {
   const nodes = [];
   fuel.forEach((n, i) => {
     if (n) nodes.push(h("span", { class: "fuel-amount" }, `${n}`, resourceIcon(RESOURCES[i], 11)));
   });
-  return nodes.length ? nodes : [h("span", { class: "muted" }, "no fuel")];
+  return nodes.length ? nodes : [h("span", { class: "muted" }, t("no fuel"))];
 }
 
 /** The legal list, grouped by kind of action. */
@@ -80,12 +76,12 @@ function bidControl(min, max, onSubmit, label) {
     }
   });
   input.addEventListener("change", () => set(Number(input.value)));
-  const quick = (text, fn, title) => h("button", { type: "button", class: "btn small ghost", title, onclick: () => set(fn(Number(input.value))) }, text);
+  const quick = (text, fn, title, step) => h("button", { type: "button", class: "btn small ghost", title, "data-quick": step, onclick: () => set(fn(Number(input.value))) }, text);
   const row = h("div", { class: "bid-control" },
-    quick("min", () => min, `the lowest bid: ${min}`),
+    quick(t("min"), () => min, t("the lowest bid: {amount}", { amount: min }), "min"),
     input,
-    quick("+1", (v) => v + 1), quick("+5", (v) => v + 5), quick("+10", (v) => v + 10),
-    quick("max", () => max, `all your money: ${max}`));
+    quick("+1", (v) => v + 1, undefined, "+1"), quick("+5", (v) => v + 5, undefined, "+5"), quick("+10", (v) => v + 10, undefined, "+10"),
+    quick(t("max"), () => max, t("all your money: {amount}", { amount: max }), "max"));
   return { row, input, value: () => clamp(Number(input.value)) };
 }
 
@@ -127,7 +123,7 @@ function auctionOpen(ctx, legal) {
     const ok = legal.open.has(n);
     return plantCard(n, view.plants[n], {
       disabled: !ok,
-      title: ok ? undefined : `You cannot afford plant ${n}`,
+      title: ok ? undefined : t("You cannot afford plant {plant}", { plant: n }),
       onclick: ok ? () => choose(n) : undefined,
     });
   });
@@ -136,20 +132,20 @@ function auctionOpen(ctx, legal) {
     for (const card of cards) card.classList.toggle("selected", Number(card.dataset.plant) === plant);
     const range = legal.open.get(plant);
     const submit = (amount) => ctx.act(`open ${plant} ${amount}`);
-    const bid = bidControl(range.min, range.max, submit, `opening bid for plant ${plant}`);
-    const go = button(`Open auction at ${range.min}`, () => submit(bid.value()), "primary", { "data-action": "open" });
-    bid.input.addEventListener("input", () => { go.textContent = `Open auction at ${bid.value()}`; });
+    const bid = bidControl(range.min, range.max, submit, t("opening bid for plant {plant}", { plant }));
+    const go = button(t("Open auction at {amount}", { amount: range.min }), () => submit(bid.value()), "primary", { "data-action": "open" });
+    bid.input.addEventListener("input", () => { go.textContent = t("Open auction at {amount}", { amount: bid.value() }); });
     controls.replaceChildren(
-      h("label", { class: "field-label" }, `Your opening bid for plant ${plant} (${range.min}–${range.max})`),
+      h("label", { class: "field-label" }, t("Your opening bid for plant {plant} ({min}–{max})", { plant, min: range.min, max: range.max })),
       bid.row, h("div", { class: "buttons" }, go));
     bid.input.focus();
   }
   const mustBuy = !legal.pass && view.round === 1;
   append(panel, 
-    ...heading("Choose a power plant to auction", mustBuy ? "Everyone must buy a plant in the first round." : "Pick a plant from the current market, or pass for this round."),
+    ...heading(t("Choose a power plant to auction"), mustBuy ? t("Everyone must buy a plant in the first round.") : t("Pick a plant from the current market, or pass for this round.")),
     h("div", { class: "card-row pickable" }, ...cards),
     controls,
-    legal.pass ? h("div", { class: "buttons" }, button("Pass — buy no plant this round", () => ctx.act("pass"), "secondary", { "data-action": "pass" })) : null,
+    legal.pass ? h("div", { class: "buttons" }, button(t("Pass — buy no plant this round"), () => ctx.act("pass"), "secondary", { "data-action": "pass" })) : null,
   );
   if (legal.open.size === 1 || mustBuy) choose([...legal.open.keys()][0]);
   return panel;
@@ -161,25 +157,25 @@ function auctionBid(ctx, legal) {
   const min = Math.min(...legal.bid);
   const max = Math.max(...legal.bid);
   const submit = (amount) => ctx.act(`bid ${amount}`);
-  const bid = bidControl(min, max, submit, `your bid for plant ${auction.plant}`);
-  const go = button(`Bid ${min}`, () => submit(bid.value()), "primary", { "data-action": "bid" });
-  bid.input.addEventListener("input", () => { go.textContent = `Bid ${bid.value()}`; });
+  const bid = bidControl(min, max, submit, t("your bid for plant {plant}", { plant: auction.plant }));
+  const go = button(t("Bid {amount}", { amount: min }), () => submit(bid.value()), "primary", { "data-action": "bid" });
+  bid.input.addEventListener("input", () => { go.textContent = t("Bid {amount}", { amount: bid.value() }); });
   return h("div", { class: "decision" },
-    ...heading(`Auction for plant ${auction.plant}`),
+    ...heading(t("Auction for plant {plant}", { plant: auction.plant })),
     h("div", { class: "auction-box" },
       plantCard(auction.plant, view.plants[auction.plant], {}),
       h("div", {}, h("div", { class: "big-number" }, elektro(auction.bid)),
-        h("div", {}, "highest bid by ", playerChip(auction.leader)))),
-    h("label", { class: "field-label" }, `Raise to (${min}–${max})`),
+        h("div", {}, ...withNodes(t("highest bid by {player}"), { player: playerChip(auction.leader) })))),
+    h("label", { class: "field-label" }, t("Raise to ({min}–{max})", { min, max })),
     bid.row,
     h("div", { class: "buttons" }, go,
-      legal.pass ? button("Pass — leave this auction", () => ctx.act("pass"), "secondary", { "data-action": "pass" }) : null),
+      legal.pass ? button(t("Pass — leave this auction"), () => ctx.act("pass"), "secondary", { "data-action": "pass" }) : null),
   );
 }
 
 function auctionPassOnly(ctx, legal) {
-  return h("div", { class: "decision" }, ...heading("Nothing you can bid"),
-    h("div", { class: "buttons" }, button("Pass", () => ctx.act("pass"), "primary", { "data-action": "pass" })));
+  return h("div", { class: "decision" }, ...heading(t("Nothing you can bid")),
+    h("div", { class: "buttons" }, button(t("Pass"), () => ctx.act("pass"), "primary", { "data-action": "pass" })));
 }
 
 function discard(ctx, legal) {
@@ -193,15 +189,15 @@ function discard(ctx, legal) {
     let picked = options[0].text;
     const radios = options.map((option, i) => h("label", { class: "option" },
       h("input", { type: "radio", name: "keep", value: option.text, checked: i === 0, onchange: () => { picked = option.text; } }),
-      h("span", {}, "Keep "), ...fuelNodes(option.keep)));
+      h("span", {}, t("Keep")), " ", ...fuelNodes(option.keep)));
     // replaceChildren() would write a null child as the text "null": build the list without gaps
     keepArea.replaceChildren(...[
-      options.length > 1 ? h("p", { class: "hint" }, "Your other plants cannot store everything: choose what to keep.") : null,
+      options.length > 1 ? h("p", { class: "hint" }, t("Your other plants cannot store everything: choose what to keep.")) : null,
       ...(options.length > 1 ? radios : []),
-      h("div", { class: "buttons" }, button(`Discard plant ${plant}`, () => ctx.act(picked), "danger", { "data-action": "discard" })),
+      h("div", { class: "buttons" }, button(t("Discard plant {plant}", { plant }), () => ctx.act(picked), "danger", { "data-action": "discard" })),
     ].filter(Boolean));
   }
-  append(panel, ...heading("Too many plants: discard one", "Choose the plant to give up. Its resources move to your other plants if they fit."),
+  append(panel, ...heading(t("Too many plants: discard one"), t("Choose the plant to give up. Its resources move to your other plants if they fit.")),
     h("div", { class: "card-row pickable" }, ...cards), keepArea);
   if (cards.length === 1) choose([...legal.discard.keys()][0]);
   return panel;
@@ -236,7 +232,7 @@ function buyResources(ctx, legal) {
   const panel = h("div", { class: "decision" });
   const rows = h("div", { class: "buy-rows" });
   const summary = h("div", { class: "buy-summary" });
-  const confirm = button("Buy nothing", () => submit(), "primary", { "data-action": "buy" });
+  const confirm = button(t("Buy nothing"), () => submit(), "primary", { "data-action": "buy" });
   const cost = (amounts) => amounts.reduce((sum, n, i) => sum + unitPrices(view, RESOURCES[i], n).reduce((a, b) => a + b, 0), 0);
   const allowed = (amounts) => {
     const held = me.resources.map((n, i) => n + amounts[i]);
@@ -265,24 +261,25 @@ function buyResources(ctx, legal) {
         onclick: () => { plan.splice(0, 4, ...target); draw(); },
       }, text);
       return h("div", { class: "buy-row" },
-        h("span", { class: "res-label" }, resourceIcon(res, 14), res),
-        stepper("−", less, plan[i] > 0, `one ${res} less`),
+        h("span", { class: "res-label" }, resourceIcon(res, 14), resourceName(res)),
+        stepper("−", less, plan[i] > 0, t("one {resource} less", { resource: resourceName(res) })),
         h("b", { class: "buy-count", "data-count": res }, plan[i]),
-        stepper("+", more, allowed(more), `one ${res} more`),
-        h("span", { class: "unit-prices" }, prices.length ? prices.join(" + ") + ` = ${prices.reduce((a, b) => a + b, 0)}` : (next ? `next unit ${next}` : "none left")),
+        stepper("+", more, allowed(more), t("one {resource} more", { resource: resourceName(res) })),
+        h("span", { class: "unit-prices" }, prices.length ? h("bdi", { dir: "ltr" }, `${prices.join(" + ")} = ${prices.reduce((a, b) => a + b, 0)}`)
+          : (next ? t("next unit {price}", { price: next }) : t("none left"))),
       );
     }));
     const total = cost(plan);
     const units = plan.reduce((a, b) => a + b, 0);
     summary.replaceChildren(
-      h("span", {}, "Total ", h("b", {}, elektro(total))),
-      h("span", { class: "muted" }, `you keep ${elektro(me.money - total)}`));
-    confirm.textContent = units ? `Buy ${units} for ${elektro(total)}` : "Buy nothing";
+      h("span", {}, ...withNodes(t("Total {amount}"), { amount: h("b", {}, elektro(total)) })),
+      h("span", { class: "muted" }, t("you keep {money}", { money: elektro(me.money - total) })));
+    confirm.textContent = units ? tn("Buy {n} unit for {money}", "Buy {n} units for {money}", units, { money: elektro(total) }) : t("Buy nothing");
   }
   draw();
   const anything = RESOURCES.some((res) => legal.buy[res]);
   append(panel, 
-    ...heading("Buy resources", anything ? "Fuel for your plants: each plant stores twice what it burns." : "Your plants cannot store anything more (or you cannot pay)."),
+    ...heading(t("Buy resources"), anything ? t("Fuel for your plants: each plant stores twice what it burns.") : t("Your plants cannot store anything more (or you cannot pay).")),
     rows, summary, h("div", { class: "buttons" }, confirm));
   return panel;
 }
@@ -301,7 +298,7 @@ function build(ctx, legal) {
   const panel = h("div", { class: "decision" });
   const queue = h("ol", { class: "build-queue" });
   const summary = h("div", { class: "buy-summary" });
-  const confirm = button("Build nothing", () => submit(), "primary", { "data-action": "build" });
+  const confirm = button(t("Build nothing"), () => submit(), "primary", { "data-action": "build" });
 
   /** Cost of each city that can be added after the picked ones, or {} when nothing more fits. */
   function nextCosts(chosen) {
@@ -350,22 +347,23 @@ function build(ctx, legal) {
     const total = picked.reduce((sum, item) => sum + item.cost, 0);
     queue.replaceChildren(...picked.map((item) => h("li", {},
       h("span", {}, item.city), h("b", {}, elektro(item.cost)),
-      h("button", { type: "button", class: "btn tiny ghost", "aria-label": `remove ${item.city}`, onclick: () => toggle(item.city) }, "×"))));
+      h("button", { type: "button", class: "btn tiny ghost", "aria-label": t("remove {city}", { city: item.city }), onclick: () => toggle(item.city) }, "×"))));
     queue.hidden = !picked.length;
     summary.replaceChildren(
-      h("span", {}, "Total ", h("b", {}, elektro(total))),
-      h("span", { class: "muted" }, `you keep ${elektro(me.money - total)}`));
-    confirm.textContent = picked.length ? `Build ${picked.length} ${picked.length === 1 ? "city" : "cities"} for ${elektro(total)}` : "Build nothing";
+      h("span", {}, ...withNodes(t("Total {amount}"), { amount: h("b", {}, elektro(total)) })),
+      h("span", { class: "muted" }, t("you keep {money}", { money: elektro(me.money - total) })));
+    confirm.textContent = picked.length
+      ? tn("Build {n} city for {money}", "Build {n} cities for {money}", picked.length, { money: elektro(total) }) : t("Build nothing");
   }
   ctx.onCityClick(toggle);
   draw();
   const canAny = Object.keys(offer).length > 0;
   append(panel, 
-    ...heading("Build", canAny
-      ? "Click cities on the map: each shows what it costs now (house + cheapest connection). Picked cities queue up; later ones are priced from the earlier ones."
-      : "You cannot build anywhere this turn."),
+    ...heading(pt("phase", "Build"), canAny
+      ? t("Click cities on the map: each shows what it costs now (house + cheapest connection). Picked cities queue up; later ones are priced from the earlier ones.")
+      : t("You cannot build anywhere this turn.")),
     queue, summary, h("div", { class: "buttons" }, confirm,
-      button("Clear", () => { picked.length = 0; draw(); }, "ghost")));
+      button(t("Clear"), () => { picked.length = 0; draw(); }, "ghost")));
   return panel;
 }
 
@@ -401,50 +399,94 @@ function power(ctx, legal) {
       return plantCard(p, view.plants[p], {
         selected: chosenPlants.has(p),
         disabled: !ok,
-        title: usable.has(p) ? undefined : `Plant ${p} has no fuel to run`,
+        title: usable.has(p) ? undefined : t("Plant {plant} has no fuel to run", { plant: p }),
         onclick: ok ? () => { chosenPlants = next; draw(); } : undefined,
       });
     })), confirm);
     mixArea.replaceChildren(...(choices.length > 1 ? [
-      h("p", { class: "hint" }, "Choose the fuel mix:"),
+      h("p", { class: "hint" }, t("Choose the fuel mix:")),
       ...choices.map((option) => h("label", { class: "option" },
         h("input", { type: "radio", name: "mix", checked: option === chosen, onchange: () => { chosen = option; draw(); } }),
-        h("span", {}, "Burn "), ...fuelNodes(option.fuel))),
-    ] : choices.length === 1 && choices[0].plants.length ? [h("p", { class: "hint" }, "Burns ", ...fuelNodes(choices[0].fuel))] : []));
+        h("span", {}, t("Burn")), " ", ...fuelNodes(option.fuel))),
+    ] : choices.length === 1 && choices[0].plants.length ? [h("p", { class: "hint" }, t("Burns"), " ", ...fuelNodes(choices[0].fuel))] : []));
     const capacity = current.reduce((sum, p) => sum + (view.plants[p] ? view.plants[p].cities : 0), 0);
     const cities = Math.min(capacity, me.cities.length);
     const pay = payment(cities);
     summary.replaceChildren(
-      h("span", {}, `Powers ${cities} of your ${me.cities.length} ${me.cities.length === 1 ? "city" : "cities"}`),
-      h("span", {}, "Income ", h("b", { "data-payout": pay }, elektro(pay))));
-    confirm.textContent = current.length ? `Power ${cities} ${cities === 1 ? "city" : "cities"} — earn ${elektro(pay)}` : `Power nothing — earn ${elektro(pay)}`;
+      h("span", {}, tn("Powers {powered} of your {n} city", "Powers {powered} of your {n} cities", me.cities.length, { powered: cities })),
+      h("span", {}, ...withNodes(t("Income {amount}"), { amount: h("b", { "data-payout": pay }, elektro(pay)) })));
+    confirm.textContent = current.length
+      ? tn("Power {n} city — earn {money}", "Power {n} cities — earn {money}", cities, { money: elektro(pay) })
+      : t("Power nothing — earn {money}", { money: elektro(pay) });
     confirm.disabled = !chosen;
   }
   draw();
-  append(panel, ...heading("Bureaucracy: power your cities", "Choose the plants to run. The best choice is preselected."),
+  append(panel, ...heading(t("Bureaucracy: power your cities"), t("Choose the plants to run. The best choice is preselected.")),
     cardsRow, mixArea, summary, h("div", { class: "buttons" }, confirm));
   return panel;
 }
 
 function doneOnly(ctx, title, hint) {
   return h("div", { class: "decision" }, ...heading(title, hint),
-    h("div", { class: "buttons" }, button("Done", () => ctx.act("done"), "primary", { "data-action": "done" })));
+    h("div", { class: "buttons" }, button(t("Done"), () => ctx.act("done"), "primary", { "data-action": "done" })));
 }
 
 function fallback(ctx, legal) {
-  return h("div", { class: "decision" }, ...heading("Your move"),
-    h("div", { class: "buttons wrap" }, ...ctx.legal.slice(0, 40).map((text) => button(text, () => ctx.act(text), "secondary"))));
+  return h("div", { class: "decision" }, ...heading(t("Your move")),
+    h("div", { class: "buttons wrap" }, ...ctx.legal.slice(0, 40).map((text) => button(h("bdi", { dir: "ltr" }, text), () => ctx.act(text), "secondary"))));
 }
 
-/** What the player to act must decide, in words. */
-export function waitingFor(view, toAct) {
+/** The decision before the player to act, for the sentences below. */
+function decisionKind(view) {
   const auction = view.auction || {};
   if (view.phase === 2) {
-    if (auction.discard_seat >= 0) return "discard a plant";
-    if (auction.plant > 0) return `bid on plant ${auction.plant} (highest ${auction.bid})`;
-    return "choose a plant to auction";
+    if (auction.discard_seat >= 0) return "discard";
+    if (auction.plant > 0) return "bid";
+    return "open";
   }
-  return { 3: "buy resources", 4: "build", 5: "choose which plants to run" }[view.phase] || PHASE_NAMES[view.phase] || "move";
+  return { 3: "buy", 4: "build", 5: "power" }[view.phase] || "move";
+}
+
+/**
+ * What the player to act must decide, as a whole sentence ({player} left in for a chip):
+ * how = "to" ("{player} to build", the top bar), "must" ("{player} must build.") or "mine"
+ * ("Your turn — build").
+ */
+export function waitingFor(view, how = "to") {
+  const auction = view.auction || {};
+  const params = { plant: auction.plant, amount: auction.bid };
+  const kind = decisionKind(view);
+  if (how === "mine") {
+    switch (kind) {
+      case "discard": return t("Your turn — discard a plant");
+      case "bid": return t("Your turn — bid on plant {plant} (highest {amount})", params);
+      case "open": return t("Your turn — choose a plant to auction");
+      case "buy": return t("Your turn — buy resources");
+      case "build": return t("Your turn — build");
+      case "power": return t("Your turn — choose which plants to run");
+      default: return t("Your turn");
+    }
+  }
+  if (how === "must") {
+    switch (kind) {
+      case "discard": return t("{player} must discard a plant.");
+      case "bid": return t("{player} must bid on plant {plant} (highest {amount}).", params);
+      case "open": return t("{player} must choose a plant to auction.");
+      case "buy": return t("{player} must buy resources.");
+      case "build": return t("{player} must build.");
+      case "power": return t("{player} must choose which plants to run.");
+      default: return t("{player} must move.");
+    }
+  }
+  switch (kind) {
+    case "discard": return t("{player} to discard a plant");
+    case "bid": return t("{player} to bid on plant {plant} (highest {amount})", params);
+    case "open": return t("{player} to choose a plant to auction");
+    case "buy": return t("{player} to buy resources");
+    case "build": return t("{player} to build");
+    case "power": return t("{player} to choose which plants to run");
+    default: return t("{player} to move");
+  }
 }
 
 /** Build the decision form for the seat to act; ctx carries the view, legal list and callbacks. */
@@ -464,16 +506,19 @@ function chooseForm(ctx) {
   if (ctx.view.phase === 3 && (kinds.has("buy") || kinds.has("done"))) return ["buy", buyResources(ctx, legal)];
   if (ctx.view.phase === 4 && (kinds.has("build") || kinds.has("done"))) return ["build", build(ctx, legal)];
   if (kinds.size === 1 && kinds.has("pass")) return ["pass", auctionPassOnly(ctx, legal)];
-  if (kinds.size === 1 && kinds.has("done")) return ["done", doneOnly(ctx, "Your move", "")];
+  if (kinds.size === 1 && kinds.has("done")) return ["done", doneOnly(ctx, t("Your move"), "")];
   return ["other", fallback(ctx, legal)];
 }
 
 export function waitingPanel(view, toAct, seats, spectator) {
-  if (toAct === null || toAct === undefined) return h("div", { class: "decision waiting" }, ...heading("The game is over"));
+  if (toAct === null || toAct === undefined) return h("div", { class: "decision waiting" }, ...heading(t("The game is over")));
   const info = seats && seats[toAct];
-  const who = info && info.kind === "bot" ? ` (${info.bot || "bot"} bot)` : "";
+  const chip = playerChip(toAct);
+  const title = info && info.kind === "bot"
+    ? withNodes(t("Waiting for {player} ({bot} bot)", { bot: botName(info.bot || "") }), { player: chip })
+    : withNodes(t("Waiting for {player}"), { player: chip });
   return h("div", { class: "decision waiting" },
-    h("h2", { class: "decision-title" }, "Waiting for ", playerChip(toAct, who)),
-    h("p", { class: "hint" }, `${playerName(toAct)} must ${waitingFor(view, toAct)}.`),
-    spectator ? h("p", { class: "hint" }, "You are watching this game. Open a seat's link to play.") : h("div", { class: "spinner", "aria-hidden": "true" }));
+    h("h2", { class: "decision-title" }, ...title),
+    h("p", { class: "hint" }, ...withNodes(waitingFor(view, "must"), { player: playerName(toAct) })),
+    spectator ? h("p", { class: "hint" }, t("You are watching this game. Open a seat's link to play.")) : h("div", { class: "spinner", "aria-hidden": "true" }));
 }

@@ -2,8 +2,12 @@
 import { Board } from "./board.js";
 import { lineChart } from "./charts.js";
 import {
-  ApiError, PHASE_NAMES, PLAYER_COLOURS, api, describeLine, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
+  ApiError, PLAYER_COLOURS, api, elektro, gameTitle, h, mapName, playerChip, playerName, rememberSeat, roundPills, seatsHeld, toast,
+  winnersLine,
 } from "./common.js";
+import { formatNumber, listOf, setUpLanguage, t, tn, withNodes } from "./i18n.js";
+import { actionNodes, entryLine, logItem } from "./log.js";
+import { setUpRules } from "./rules.js";
 import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
 import { changesBetween, showChanges } from "./changes.js";
@@ -67,16 +71,16 @@ async function start() {
   try {
     info = await api(`/api/games/${encodeURIComponent(gameId)}`);
   } catch (err) {
-    $("decision").replaceChildren(h("div", { class: "decision" }, h("h2", {}, "Game not found"), h("p", { class: "hint" }, err.message),
-      h("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+    $("decision").replaceChildren(h("div", { class: "decision" }, h("h2", {}, t("Game not found")), h("p", { class: "hint" }, err.message),
+      h("a", { class: "btn primary", href: "/" }, t("Back to the lobby"))));
     return;
   }
   game.seats = info.seats || [];
-  const mapName = info.state.config.map;
-  game.mapInfo = await api(`/api/maps/${encodeURIComponent(mapName)}`);
-  $("game-title").textContent = `${capital(game.mapInfo.name || mapName)} · ${info.state.players.length} players${info.state.config.variant === "first_game" ? " · first game" : ""}`;
-  if (info.seeded) $("game-title").append(" ", h("span", { class: "status-badge status-seeded", title: "The creator chose this game's seed (which fixes the deck order)." }, "seeded"));
-  document.title = `Power Grid — ${capital(mapName)}`;
+  const map = info.state.config.map;
+  game.mapInfo = await api(`/api/maps/${encodeURIComponent(map)}`);
+  $("game-title").textContent = gameTitle(mapName(game.mapInfo.name || map), info.state.players.length, info.state.config.variant);
+  if (info.seeded) $("game-title").append(" ", h("span", { class: "status-badge status-seeded", title: t("The creator chose this game's seed (which fixes the deck order).") }, t("seeded")));
+  document.title = t("Power Grid — {map}", { map: mapName(map) });
   game.board = new Board($("board"), game.mapInfo, { onCityClick: (name) => game.cityHandler && game.cityHandler(name) });
   game.board.setRegions(info.state.regions);
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
@@ -90,6 +94,7 @@ async function start() {
   $("show-end").addEventListener("click", () => showEnd(true));
 }
 
+
 /** Phones: one panel at a time under the top bar (the decision panel stays at the bottom). */
 function setUpTabs() {
   for (const button of document.querySelectorAll("#phone-tabs button")) {
@@ -101,11 +106,6 @@ function showTab(tab) {
   document.body.dataset.tab = tab;
   for (const button of document.querySelectorAll("#phone-tabs button")) button.setAttribute("aria-pressed", String(button.dataset.tab === tab));
   if (tab === "log") scrollLogToEnd();
-}
-
-function capital(text) {
-  if (text === "usa") return "USA";
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 async function loadView() {
@@ -150,7 +150,7 @@ function connect() {
     } else if ((data.type === "done" || data.type === "error") && game.pending.has(data.id)) {
       answered(data);
     } else if (data.type === "error") {
-      toast(data.error ? data.error.message : "The server refused.", "error");
+      toast(data.error ? new ApiError(0, data.error.code, data.error.message).message : t("The server refused."), "error");
     }
   };
   socket.onclose = (event) => {
@@ -161,7 +161,7 @@ function connect() {
     setConnection("offline");
     if (event.code === 4401 || event.code === 4403) {
       // This browser's key for the seat no longer works (the seat was claimed elsewhere): watch instead.
-      toast(`This browser can no longer play ${playerName(game.seat)}; you are watching.`, "error", 8000);
+      toast(t("This browser can no longer play {player}; you are watching.", { player: playerName(game.seat) }), "error", 8000);
       delete game.held[game.seat];
       game.seat = null;
       loadView().catch(() => {}).finally(connect);
@@ -179,7 +179,7 @@ function sendOverSocket(text) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       game.pending.delete(id);
-      reject(new ApiError(0, "network", "The server did not answer in time."));
+      reject(new ApiError(0, "network", t("The server did not answer in time.")));
     }, 15000);
     game.pending.set(id, { resolve, reject, timer });
     game.socket.send(JSON.stringify({ type: "action", action: text, version: game.version, id }));
@@ -193,14 +193,14 @@ function answered(data) {
   if (data.type === "done") waiting.resolve(data);
   else {
     const error = data.error || {};
-    waiting.reject(new ApiError(error.status || 409, error.code || "refused", error.message || "The server refused."));
+    waiting.reject(new ApiError(error.status || 409, error.code || "refused", error.message || t("The server refused.")));
   }
 }
 
 function dropPending() {
   for (const waiting of game.pending.values()) {
     clearTimeout(waiting.timer);
-    waiting.reject(new ApiError(0, "network", "The connection dropped; here is the latest position."));
+    waiting.reject(new ApiError(0, "network", t("The connection dropped; here is the latest position.")));
   }
   game.pending.clear();
 }
@@ -212,8 +212,8 @@ function socketReady() {
 function setConnection(status) {
   const node = $("connection");
   node.className = `connection ${status}`;
-  node.title = status === "live" ? "live: moves appear as they happen" : "reconnecting…";
-  node.textContent = status === "live" ? "live" : "reconnecting";
+  node.title = status === "live" ? t("live: moves appear as they happen") : t("reconnecting…");
+  node.textContent = status === "live" ? t("live") : t("reconnecting");
 }
 
 /** Take a message with a view (REST reply or WebSocket push); ignore anything older than we have. */
@@ -247,7 +247,7 @@ async function switchSeat(seat, announce = false) {
     toast(err.message, "error");
   }
   connect();
-  if (announce) toast(`Now playing ${playerName(seat)}`, "info", 2500);
+  if (announce) toast(t("Now playing {player}", { player: playerName(seat) }), "info", 2500);
 }
 
 // --- sending actions ------------------------------------------------------------------------------
@@ -292,15 +292,16 @@ async function actAll(texts) {
   return reply;
 }
 
+/** A refused move: what it means here, then the error's own message. */
 function showRefusal(err) {
   const words = {
-    stale_version: "The game moved on before your move arrived; here is the latest position.",
-    not_your_turn: "It is not your turn any more.",
-    game_over: "The game is over.",
-    wrong_token: "This browser's key for the seat is not valid.",
-    missing_token: "This browser holds no key for that seat.",
-  };
-  toast(words[err.code] ? `${words[err.code]} (${err.message})` : `Refused: ${err.message}`, "error", 6000);
+    stale_version: t("The game moved on before your move arrived; here is the latest position."),
+    not_your_turn: t("It is not your turn any more."),
+    game_over: t("The game is over."),
+    wrong_token: t("This browser's key for the seat is not valid."),
+    missing_token: t("This browser holds no key for that seat."),
+  }[err.code];
+  toast(words ? t("{what} ({why})", { what: words, why: err.message }) : t("Refused: {why}", { why: err.message }), "error", 6000);
 }
 
 function setBusy(busy) {
@@ -342,24 +343,20 @@ function draw() {
   const openSlots = Math.min(3, view.step || 1);
   game.board.setHouses(houses, openSlots);
 
-  $("round-info").replaceChildren(
-    h("span", { class: "pill" }, `Round ${view.round}`),
-    h("span", { class: "pill" }, `Step ${view.step}`),
-    h("span", { class: "pill phase" }, PHASE_NAMES[view.phase] || ""),
-  );
+  $("round-info").replaceChildren(...roundPills(view));
   const status = $("turn-status");
   if (message.game_over || view.game_over || toAct === null) {
     const winners = view.winners || [];
-    status.replaceChildren(...winners.flatMap((seat, i) => [i ? " and " : "", playerChip(seat)]), winners.length > 1 ? " share the win" : winners.length ? " wins" : "");
+    status.replaceChildren(...(winners.length ? winnersLine(winners, "status") : []));
   }
-  else if (toAct === game.seat) status.replaceChildren(h("span", { class: "your-turn" }, "Your turn"), ` — ${waitingFor(view, toAct)}`);
-  else status.replaceChildren(playerChip(toAct), ` to ${waitingFor(view, toAct)}`);
+  else if (toAct === game.seat) status.replaceChildren(h("span", { class: "your-turn" }, waitingFor(view, "mine")));
+  else status.replaceChildren(...withNodes(waitingFor(view, "to"), { player: playerChip(toAct) }));
 
   drawSeatSwitcher(held, toAct);
   renderStakes($("stakes"), view, { toAct, mapInfo: game.mapInfo, houses });
   renderPlayers($("players"), view, { seats: game.seats, mySeats: held, currentSeat: game.seat, toAct, flashSeat: game.flashSeat });
   renderPlantMarket($("plant-market"), view, { auctionPlant: view.auction && view.auction.plant });
-  $("step-badge").textContent = `Step ${view.step}`;
+  $("step-badge").textContent = t("Step {step}", { step: view.step });
   renderResourceMarket($("resource-market"), view);
   drawLog(view);
   drawDecision(view, toAct);
@@ -370,18 +367,18 @@ function draw() {
 function drawSeatSwitcher(held, toAct) {
   const box = $("seat-switcher");
   if (!held.size) {
-    box.replaceChildren(h("span", { class: "muted" }, "Watching"));
+    box.replaceChildren(h("span", { class: "muted" }, t("Watching")));
     return;
   }
   const buttons = [...held].sort().map((seat) => h("button", {
     type: "button",
     class: `seat-btn${seat === game.seat ? " active" : ""}${seat === toAct ? " to-act" : ""}`,
     style: `--pc:${PLAYER_COLOURS[seat]}`,
-    title: seat === toAct ? `${playerName(seat)} is to act` : `play as ${playerName(seat)}`,
+    title: seat === toAct ? t("{player} is to act", { player: playerName(seat) }) : t("play as {player}", { player: playerName(seat) }),
     "aria-pressed": String(seat === game.seat),
     onclick: () => { if (seat !== game.seat) switchSeat(seat); },
   }, h("i", { class: "pdot" }), playerName(seat)));
-  box.replaceChildren(h("span", { class: "muted" }, held.size > 1 ? "Your seats" : "You are"), ...buttons);
+  box.replaceChildren(h("span", { class: "muted" }, held.size > 1 ? t("Your seats") : t("You are")), ...buttons);
   $("follow-box").hidden = held.size < 2;
 }
 
@@ -419,7 +416,7 @@ function drawDecision(view, toAct) {
   };
   const form = renderDecision(ctx);
   document.body.dataset.decision = form.dataset.decision;
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, "Playing as ", playerChip(game.seat)), form,
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, ...withNodes(t("Playing as {player}"), { player: playerChip(game.seat) })), form,
     hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
   box.classList.add("mine");
   box.classList.remove("flash");
@@ -433,10 +430,6 @@ function drawDecision(view, toAct) {
   }
 }
 
-function logItem(line, fresh) {
-  const kind = /^Round \d+, P\d:/.test(line) ? "summary" : /^Round \d/.test(line) ? "round" : /^Phase \d/.test(line) ? "phase" : /^(Game over|Step \d)/.test(line) ? "big" : "";
-  return h("li", { class: `${kind}${fresh ? " fresh" : ""}` }, ...describeLine(line));
-}
 
 function setUpLog() {
   const box = $("log");
@@ -481,7 +474,8 @@ function drawLogButtons() {
   const latest = $("log-latest");
   latest.hidden = game.log.pinned;
   $("log").dataset.pinned = String(game.log.pinned);
-  latest.textContent = game.log.unseen ? `${game.log.unseen} new ↓ jump to latest` : "Jump to latest ↓";
+  latest.textContent = game.log.unseen
+    ? tn("{n} new ↓ jump to latest", "{n} new ↓ jump to latest", game.log.unseen) : t("Jump to latest ↓");
   const box = $("log");
   let earlier = box.querySelector(".log-earlier");
   if (game.log.start > 0) {
@@ -489,9 +483,11 @@ function drawLogButtons() {
       earlier = h("li", { class: "log-earlier" }, h("button", { type: "button", class: "btn small ghost", onclick: loadEarlierLog }, ""));
       box.prepend(earlier);
     }
-    earlier.querySelector("button").textContent = game.log.loading ? "Loading…" : `Show earlier entries (${game.log.start} more)`;
+    earlier.querySelector("button").textContent = game.log.loading ? t("Loading…")
+      : tn("Show earlier entries ({n} more)", "Show earlier entries ({n} more)", game.log.start);
   } else if (earlier) earlier.remove();
-  $("log-count").textContent = game.log.total ? `${game.log.total} entries` : "";
+  $("log-count").textContent = game.log.total ? tn("{n} entry", "{n} entries", game.log.total) : "";
+  $("log-count").dataset.total = String(game.log.total || 0);
 }
 
 /** Page back through the whole log: the 200 entries before the first one shown. */
@@ -502,10 +498,10 @@ async function loadEarlierLog() {
   const box = $("log");
   try {
     const page = await api(`/api/games/${encodeURIComponent(gameId)}/log?before=${game.log.start}&limit=200`);
-    const older = page.text.slice(0, Math.max(0, game.log.start - page.start));
+    const older = page.entries.slice(0, Math.max(0, game.log.start - page.start));
     const height = box.scrollHeight;
     const first = box.querySelector("li:not(.log-earlier)");
-    for (const line of older) box.insertBefore(logItem(line, false), first);
+    for (const entry of older) box.insertBefore(logItem(entry, game.mapInfo), first);
     game.log.lines = older.concat(game.log.lines);
     game.log.start = page.start;
     box.scrollTop += box.scrollHeight - height;  // keep the entries the reader was looking at in place
@@ -519,7 +515,7 @@ async function loadEarlierLog() {
 
 /** The log in words: new entries are appended and followed unless the reader scrolled up. */
 function drawLog(view) {
-  const lines = view.log_text || [];
+  const lines = view.log || [];
   const total = typeof view.log_total === "number" ? view.log_total : lines.length;
   const tailStart = total - lines.length;
   const box = $("log");
@@ -528,12 +524,14 @@ function drawLog(view) {
   const shownEnd = log.start + log.lines.length;
   if (!log.lines.length || tailStart > shownEnd || total < shownEnd || log.start < 0) {
     // first draw, a gap (missed more than the server keeps), or the log got shorter (undo): start again
-    box.replaceChildren(...lines.map((line) => logItem(line, false)));
+    box.replaceChildren(...lines.map((entry) => logItem(entry, game.mapInfo)));
     log.lines = lines.slice();
     log.start = tailStart;
+    log.fresh = [];
   } else if (total > shownEnd) {
     const fresh = lines.slice(shownEnd - tailStart);
-    box.append(...fresh.map((line) => logItem(line, true)));
+    box.append(...fresh.map((entry) => logItem(entry, game.mapInfo, true)));
+    log.fresh = fresh;
     log.lines = log.lines.concat(fresh);
     if (!follow) log.unseen += fresh.length;
   }
@@ -556,11 +554,16 @@ function noteUndo(last) {
   if (game.log.pinned) scrollLogToEnd();
 }
 
-/** Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere). */
+/**
+ * Another player's (or a bot's) move: say it in words above the log (changes light up elsewhere),
+ * from the log entries it added (the action and what followed from it), else from its notation.
+ */
 function highlight(last) {
   if (last.seat === game.seat && !game.busy) return;
   game.flashSeat = last.seat;
-  $("last-move").replaceChildren(...describeLine(last.text || `P${last.seat}: ${last.action}`));
+  const events = (game.log.fresh || []).filter((entry) => entry[0] !== "summary");
+  const lines = events.length ? events.map((entry) => entryLine(entry, game.mapInfo).nodes) : [actionNodes(last.seat, last.action)];
+  $("last-move").replaceChildren(...lines.flatMap((nodes, i) => (i ? ["; ", ...nodes] : nodes)));
   flashNode($("last-move"));
   setTimeout(() => { if (game.flashSeat === last.seat) game.flashSeat = undefined; }, 2500);
 }
@@ -606,23 +609,25 @@ function showEnd(force) {
   const overlay = h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", id: "end-screen" },
     h("div", { class: "end-card" },
       trophy(),
-      h("h2", { id: "end-title" }, ...winners.flatMap((seat, i) => [i ? " and " : "", playerChip(seat)]), winners.length === 1 ? " wins!" : " share the win!"),
-      h("p", { class: "hint" }, `After ${view.round} rounds. Most cities powered wins; ties go to money, then cities.`),
+      h("h2", { id: "end-title" }, ...winnersLine(winners, "title")),
+      h("p", { class: "hint" }, tn("After {n} round. Most cities powered wins; ties go to money, then cities.",
+        "After {n} rounds. Most cities powered wins; ties go to money, then cities.", view.round)),
       h("table", { class: "standings" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Powered"), h("th", {}, "Money"), h("th", {}, "Cities"), h("th", {}, "Plants"))),
-        h("tbody", {}, ...rows.map((row, i) => h("tr", { class: winners.includes(row.seat) ? "winner" : "" },
-          h("td", {}, i + 1), h("td", {}, playerChip(row.seat, game.held[row.seat] ? " (you)" : "")),
-          h("td", {}, h("b", {}, row.powered)), h("td", {}, `${row.money} E`), h("td", {}, row.cities.length),
-          h("td", {}, row.plants.join(", ")))))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, t("Powered")), h("th", {}, t("Money")),
+          h("th", {}, t("Cities")), h("th", {}, t("Plants")))),
+        h("tbody", {}, ...rows.map((row, i) => h("tr", { class: winners.includes(row.seat) ? "winner" : "", "data-seat": row.seat },
+          h("td", {}, formatNumber(i + 1)), h("td", {}, playerChip(row.seat, game.held[row.seat] ? ` ${t("(you)")}` : "")),
+          h("td", {}, h("b", {}, formatNumber(row.powered))), h("td", {}, elektro(row.money)), h("td", {}, formatNumber(row.cities.length)),
+          h("td", {}, listOf(row.plants.map(String), "unit").join("")))))),
       h("div", { class: "charts" },
-        history.money && history.money.length ? lineChart("Money after each round", history.money, count) : null,
-        history.cities && history.cities.length ? lineChart("Cities after each round", history.cities, count) : null),
+        history.money && history.money.length ? lineChart(t("Money after each round"), history.money, count) : null,
+        history.cities && history.cities.length ? lineChart(t("Cities after each round"), history.cities, count) : null),
       analysisPanel(gameId, count),
       h("div", { class: "buttons center" },
-        h("a", { class: "btn primary", href: "/" }, "New game"),
-        h("button", { type: "button", class: "btn secondary", onclick: close }, "Look at the board"),
-        h("a", { class: "btn secondary", href: `/replay/${encodeURIComponent(gameId)}`, "data-action": "replay" }, "Replay the game"),
-        h("a", { class: "btn ghost", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `powergrid-${gameId}.json` }, "Download the record")),
+        h("a", { class: "btn primary", href: "/" }, t("New game")),
+        h("button", { type: "button", class: "btn secondary", onclick: close, "data-action": "look" }, t("Look at the board")),
+        h("a", { class: "btn secondary", href: `/replay/${encodeURIComponent(gameId)}`, "data-action": "replay" }, t("Replay the game")),
+        h("a", { class: "btn ghost", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `powergrid-${gameId}.json` }, t("Download the record"))),
     ));
   overlay.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
   document.getElementById("end-screen")?.remove();
@@ -630,4 +635,7 @@ function showEnd(force) {
   overlay.querySelector(".btn.primary").focus();
 }
 
-start().catch((err) => toast(err.message || String(err), "error", 10000));
+setUpLanguage().then(() => {
+  setUpRules(() => game.message && game.message.state);
+  return start();
+}).catch((err) => toast(err.message || String(err), "error", 10000));

@@ -1,25 +1,38 @@
 // The lobby: create a game, list games, join a seat, copy links for friends.
 import { Board } from "./board.js";
 import {
-  PLAYER_COLOURS, absoluteLink, api, copyText, forgetSeat, gamesHeld, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
+  PLAYER_COLOURS, absoluteLink, api, botName, copyText, forgetSeat, gameTitle, gamesHeld, h, mapName, playerChip, playerName, regionName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
+import { formatNumber, pt, setUpLanguage, t, tn, withNodes } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const BOT_WORDS = {
-  random: "random (plays any legal move)",
-  heuristic: "heuristic (solid)",
-  greedy: "greedy (plays for income)",
-  bold: "bold (a bolder heuristic)",
-  pimc: "plan search (strong)",
-  "pimc:fast": "plan search, fast (good)",
-  "pimc:strong": "plan search, strong (slow)",
-  mcts: "plan search (strong)",
-  "mcts:fast": "plan search, fast (good)",
-  "mcts:strong": "plan search, strong (slow)",
-  "expert:fast": "evaluator search, fast (~0.05 s a move)",
-  expert: "evaluator search (~0.2 s a move)",
-  "expert:strong": "evaluator search, strongest (~0.5 s a move)",
-};
+
+/** A bot's name and what it is like ("heuristic (solid)"); the names are the bots' own. */
+function botWords(bot) {
+  switch (bot) {
+    case "random": return t("random (plays any legal move)");
+    case "heuristic": return t("heuristic (solid)");
+    case "greedy": return t("greedy (plays for income)");
+    case "bold": return t("bold (a bolder heuristic)");
+    case "pimc": case "mcts": return t("plan search (strong)");
+    case "pimc:fast": case "mcts:fast": return t("plan search, fast (good)");
+    case "pimc:strong": case "mcts:strong": return t("plan search, strong (slow)");
+    case "expert:fast": return t("evaluator search, fast (~0.05 s a move)");
+    case "expert": return t("evaluator search (~0.2 s a move)");
+    case "expert:strong": return t("evaluator search, strongest (~0.5 s a move)");
+    default: return bot;
+  }
+}
+
+/** A game's status as the server names it ("playing", "over"...), in words. */
+function statusWords(status) {
+  switch (status) {
+    case "waiting": return pt("game status", "waiting");
+    case "playing": return pt("game status", "playing");
+    case "over": return pt("game status", "over");
+    default: return status;
+  }
+}
 
 const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong",
                        "expert:fast", "expert", "expert:strong"];
@@ -43,12 +56,6 @@ function segmented(container, options, current, onPick) {
     onclick: () => onPick(value),
   }, label)));
 }
-
-function capital(text) {
-  return MAP_NAMES[text] || text[0].toUpperCase() + text.slice(1);
-}
-
-const MAP_NAMES = { germany: "Germany", usa: "USA" };
 
 function regionCount() {
   const info = form.mapInfo[form.map];
@@ -82,37 +89,37 @@ function resizeSeats() {
 }
 
 function drawForm() {
-  segmented($("map-choice"), form.maps.map((m) => [m, capital(m)]), form.map, async (map) => {
+  segmented($("map-choice"), form.maps.map((m) => [m, mapName(m)]), form.map, async (map) => {
     form.map = map;
     form.regions = [];
     await loadMap();
     drawForm();
   });
-  segmented($("player-choice"), [2, 3, 4, 5, 6].map((n) => [n, String(n)]), form.players, (n) => {
+  segmented($("player-choice"), [2, 3, 4, 5, 6].map((n) => [n, formatNumber(n)]), form.players, (n) => {
     form.players = n;
     form.regions = form.regions.slice(0, regionCount() || 6);
     resizeSeats();
     drawForm();
   });
-  segmented($("variant-choice"), [["standard", "Standard"], ["first_game", "First game"]], form.variant, (v) => {
+  segmented($("variant-choice"), [["standard", t("Standard")], ["first_game", t("First game")]], form.variant, (v) => {
     form.variant = v;
     drawForm();
   });
   $("variant-note").textContent = form.variant === "first_game"
-    ? "Shorter: Step 1 only, the game ends when someone builds a 7th city."
-    : "The full game in three Steps.";
-  segmented($("region-mode"), [["random", "Draw at random"], ["pick", "Choose on the map"]], form.regionMode, (mode) => {
+    ? t("Shorter: Step 1 only, the game ends when someone builds a 7th city.")
+    : t("The full game in three Steps.");
+  segmented($("region-mode"), [["random", t("Draw at random")], ["pick", t("Choose on the map")]], form.regionMode, (mode) => {
     form.regionMode = mode;
     drawForm();
   });
-  segmented($("visibility-choice"), [["private", "Private"], ["public", "Public"]], form.public ? "public" : "private", (value) => {
+  segmented($("visibility-choice"), [["private", t("Private")], ["public", t("Public")]], form.public ? "public" : "private", (value) => {
     form.public = value === "public";
     if (!form.public) form.seats = form.seats.map((seat) => (seat.open ? { kind: "human" } : seat));
     drawForm();
   });
   $("visibility-note").textContent = form.public
-    ? "Listed in the lobby: anyone may take a seat marked “open”; the other seats join by their links."
-    : "Only the seat links join (share them with your friends).";
+    ? t("Listed in the lobby: anyone may take a seat marked “open”; the other seats join by their links.")
+    : t("Only the seat links join (share them with your friends).");
   drawRegions();
   drawSeats();
 }
@@ -129,19 +136,21 @@ function drawRegions() {
   const note = $("region-note");
   if (!picking) {
     note.className = "region-note";
-    note.textContent = `${need} connected regions will be drawn at random.`;
+    note.textContent = tn("{n} connected region will be drawn at random.", "{n} connected regions will be drawn at random.", need);
   } else {
     const ok = form.regions.length === need && connected(form.regions, info.adjacency);
     note.className = `region-note${form.regions.length === need && !ok ? " bad" : ""}`;
     note.textContent = form.regions.length < need
-      ? `Click ${need - form.regions.length} more region${need - form.regions.length === 1 ? "" : "s"} (${need} connected regions for ${form.players} players).`
-      : ok ? `${need} regions chosen.` : "These regions are not connected: choose neighbours.";
+      ? tn("Click {n} more region ({need} connected regions for {players} players).",
+        "Click {n} more regions ({need} connected regions for {players} players).", need - form.regions.length,
+        { need, players: form.players })
+      : ok ? tn("{n} region chosen.", "{n} regions chosen.", need) : t("These regions are not connected: choose neighbours.");
   }
   $("region-list").replaceChildren(...Object.keys(info.regions).map((region) => h("button", {
     type: "button", class: "region-tag", style: `--rc:${info.region_colours[region]}`,
     "aria-pressed": String(picking && form.regions.includes(region)), disabled: !picking,
     onclick: () => toggleRegion(region),
-  }, h("i"), region)));
+  }, h("i"), regionName(region))));
 }
 
 function toggleRegion(region) {
@@ -158,15 +167,15 @@ function toggleRegion(region) {
 
 function drawSeats() {
   $("seat-rows").replaceChildren(...form.seats.map((seat, i) => {
-    const select = h("select", { "aria-label": `${playerName(i)} is played by`, "data-seat": i, onchange: (event) => {
+    const select = h("select", { "aria-label": t("{player} is played by", { player: playerName(i) }), "data-seat": i, onchange: (event) => {
       const value = event.target.value;
       form.seats[i] = value === "human" ? { kind: "human" } : value === "open" ? { kind: "human", open: true } : { kind: "bot", bot: value };
     } },
-    h("option", { value: "human", selected: seat.kind === "human" && !seat.open }, "Human (seat link)"),
-    ...(form.public ? [h("option", { value: "open", selected: Boolean(seat.open) }, "Open: anyone may join")] : []),
-    ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, `Bot: ${BOT_WORDS[bot] || bot}`)));
+    h("option", { value: "human", selected: seat.kind === "human" && !seat.open }, t("Human (seat link)")),
+    ...(form.public ? [h("option", { value: "open", selected: Boolean(seat.open) }, t("Open: anyone may join"))] : []),
+    ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, t("Bot: {bot}", { bot: botWords(bot) }))));
     return h("div", { class: "seat-row" }, playerChip(i), select);
-  }), h("div", { class: "region-note" }, "The seating order is drawn at random when the game starts."));
+  }), h("div", { class: "region-note" }, t("The seating order is drawn at random when the game starts.")));
 }
 
 async function loadMap() {
@@ -179,7 +188,7 @@ async function create() {
   const need = regionCount();
   const info = form.mapInfo[form.map];
   if (form.regionMode === "pick" && (form.regions.length !== need || !connected(form.regions, info.adjacency))) {
-    error.textContent = `Choose ${need} connected regions, or draw them at random.`;
+    error.textContent = tn("Choose {n} connected region, or draw them at random.", "Choose {n} connected regions, or draw them at random.", need);
     return;
   }
   const body = {
@@ -204,10 +213,10 @@ async function create() {
       game = await api("/api/games", { method: "POST", body });
     } catch (err) {
       // A server that does not know the per-game bot pace refuses the field: create without it.
-      if (!("bot_pace_ms" in body) || !/bot_pace_ms/.test(err.message)) throw err;
+      if (!("bot_pace_ms" in body) || !/bot_pace_ms/.test(err.serverMessage || "")) throw err;
       delete body.bot_pace_ms;
       game = await api("/api/games", { method: "POST", body });
-      toast("This server sets the bots' pace itself.", "info", 4000);
+      toast(t("This server sets the bots' pace itself."), "info", 4000);
     }
     showCreated(game);
     refreshGames();
@@ -227,25 +236,25 @@ function showCreated(game) {
   box.className = "created";
   const linkRow = (label, link, seat) => {
     const url = absoluteLink(link);
-    const here = seat ? h("label", { class: "here", title: "This seat is played in this browser (hot-seat)" },
+    const here = seat ? h("label", { class: "here", title: t("This seat is played in this browser (hot-seat)") },
       h("input", {
         type: "checkbox", "data-here": seat.seat, checked: seat === humans[0],
         onchange: (event) => (event.target.checked ? rememberSeat(game.game_id, seat.seat, seat.token) : forgetSeat(game.game_id, seat.seat)),
-      }), "plays here") : h("span");
+      }), t("plays here")) : h("span");
     return h("div", { class: "link-row" }, label,
-      h("input", { type: "text", readonly: true, value: url, "aria-label": "link", onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "btn small secondary", onclick: async () => toast(await copyText(url) ? "Link copied" : "Copy failed: select the link and copy it", "info", 2000) }, "Copy"),
+      h("input", { type: "text", readonly: true, value: url, "aria-label": t("link"), dir: "ltr", onfocus: (e) => e.target.select() }),
+      h("button", { type: "button", class: "btn small secondary", onclick: async () => toast(await copyText(url) ? t("Link copied") : t("Copy failed: select the link and copy it"), "info", 2000) }, t("Copy")),
       here);
   };
   box.replaceChildren(
-    h("h3", {}, "Game ready"),
+    h("h3", {}, t("Game ready")),
     humans.length > 1
-      ? h("p", { class: "hint" }, "Send each friend their seat's link, or tick “plays here” for seats played on this computer (hot-seat: the page switches to whoever must act).")
-      : humans.length ? h("p", { class: "hint" }, "Your seat is kept in this browser.") : h("p", { class: "hint" }, game.seats.some((seat) => seat.open) ? "Anyone may take the open seats from the list of games." : "Only bots play: watch them."),
+      ? h("p", { class: "hint" }, t("Send each friend their seat's link, or tick “plays here” for seats played on this computer (hot-seat: the page switches to whoever must act)."))
+      : humans.length ? h("p", { class: "hint" }, t("Your seat is kept in this browser.")) : h("p", { class: "hint" }, game.seats.some((seat) => seat.open) ? t("Anyone may take the open seats from the list of games.") : t("Only bots play: watch them.")),
     ...humans.map((seat) => linkRow(playerChip(seat.seat), seat.link, seat)),
-    linkRow(h("span", { class: "muted" }, "Watch"), game.spectator_link, null),
+    linkRow(h("span", { class: "muted" }, t("Watch")), game.spectator_link, null),
     h("div", { class: "buttons" },
-      h("a", { class: "btn primary big", id: "play-now", href: humans.length ? humans[0].link : game.spectator_link }, humans.length ? "Start playing" : "Watch the game")),
+      h("a", { class: "btn primary big", id: "play-now", href: humans.length ? humans[0].link : game.spectator_link }, humans.length ? t("Start playing") : t("Watch the game"))),
   );
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
@@ -265,7 +274,7 @@ async function refreshGames() {
     return rank(a) - rank(b) || String(b.created_at).localeCompare(String(a.created_at));
   }).slice(0, 30);
   if (!games.length) {
-    list.replaceChildren(h("div", { class: "empty-note" }, "No games yet: create one."));
+    list.replaceChildren(h("div", { class: "empty-note" }, t("No games yet: create one.")));
     return;
   }
   list.replaceChildren(...games.map((game) => {
@@ -273,22 +282,25 @@ async function refreshGames() {
     const heldSeats = Object.keys(held).map(Number);
     const open = game.open_seats || [];
     const actions = [];
-    if (heldSeats.length) actions.push(h("a", { class: "btn small primary", href: `/game/${game.game_id}?seat=${heldSeats[0]}` }, game.status === "over" ? "Results" : "Resume"));
+    if (heldSeats.length) actions.push(h("a", { class: "btn small primary", href: `/game/${game.game_id}?seat=${heldSeats[0]}` }, game.status === "over" ? t("Results") : t("Resume")));
     for (const seat of open.filter((s) => !(s in held))) {
-      actions.push(h("button", { type: "button", class: "btn small secondary", onclick: () => claim(game.game_id, seat) }, "Join as ", playerChip(seat)));
+      actions.push(h("button", { type: "button", class: "btn small secondary", "data-join": seat, onclick: () => claim(game.game_id, seat) },
+        ...withNodes(t("Join as {player}"), { player: playerChip(seat) })));
     }
-    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}` }, game.status === "over" ? "Look" : "Watch"));
-    actions.push(h("a", { class: "btn small ghost", href: `/replay/${game.game_id}`, title: "Step back through the game" }, "Replay"));
+    actions.push(h("a", { class: "btn small ghost", href: `/game/${game.game_id}`, "data-action": "watch" }, game.status === "over" ? t("Look") : t("Watch")));
+    actions.push(h("a", { class: "btn small ghost", href: `/replay/${game.game_id}`, title: t("Step back through the game") }, t("Replay")));
     return h("div", { class: "game-item", "data-game": game.game_id },
       h("div", {},
-        h("b", {}, `${capital(game.map)} · ${game.players} players`), " ",
-        h("span", { class: `status-badge status-${game.status}` }, game.status), " ",
-        h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? "anyone may take an open seat" : "joined only by seat links" }, game.public ? "public" : "private"), " ",
-        game.seeded ? h("span", { class: "status-badge status-seeded", title: "the creator chose the seed" }, "seeded") : "",
-        h("div", { class: "meta" }, `${game.variant === "first_game" ? "first game" : "standard"} · round ${game.round || 1}`),
-        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : seat.open ? "anyone may join" : "waiting for its link to be used" },
+        h("b", {}, gameTitle(mapName(game.map), game.players, "standard")), " ",
+        h("span", { class: `status-badge status-${game.status}` }, statusWords(game.status)), " ",
+        h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? t("anyone may take an open seat") : t("joined only by seat links") },
+          game.public ? pt("game", "public") : pt("game", "private")), " ",
+        game.seeded ? h("span", { class: "status-badge status-seeded", title: t("the creator chose the seed") }, t("seeded")) : "",
+        h("div", { class: "meta" }, game.variant === "first_game" ? t("first game · round {round}", { round: game.round || 1 })
+          : t("standard · round {round}", { round: game.round || 1 })),
+        h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? t("{bot} bot", { bot: botName(seat.bot) }) : seat.claimed ? t("taken") : seat.open ? t("anyone may join") : t("waiting for its link to be used") },
           h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
-          seat.kind === "bot" ? seat.bot : held[seat.seat] ? "you" : seat.claimed ? "human" : seat.open ? "open" : "invited")))),
+          seat.kind === "bot" ? botName(seat.bot) : held[seat.seat] ? t("you") : seat.claimed ? t("human") : seat.open ? pt("seat", "open") : t("invited"))))),
       h("div", { class: "buttons", style: "margin:0" }, ...actions));
   }));
 }
@@ -309,10 +321,10 @@ function joinByLink() {
   if (!text) return;
   try {
     const url = new URL(text, window.location.origin);
-    if (!url.pathname.startsWith("/game/")) throw new Error("not a game link");
+    if (!url.pathname.startsWith("/game/")) throw new Error("not a game link");  // (not shown)
     window.location.href = url.pathname + url.search + url.hash;
   } catch (err) {
-    toast("That is not a game link (it looks like …/game/<id>#seat=1&token=…).", "error");
+    toast(t("That is not a game link (it looks like …/game/<id>#seat=1&token=…)."), "error");
   }
 }
 
@@ -343,4 +355,4 @@ async function start() {
   setInterval(refreshGames, 8000);
 }
 
-start();
+setUpLanguage().then(start);

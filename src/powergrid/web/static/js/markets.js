@@ -1,11 +1,12 @@
 // Plant cards, the plant market and the resource market's price track.
-import { KIND_COLOURS, KIND_LABELS, RESOURCES, h, resourceIcon, s } from "./common.js";
+import { KIND_COLOURS, RESOURCES, elektro, h, kindLabel, resourceAmount, resourceIcon, resourceName, s } from "./common.js";
+import { formatNumber, listOf, t, tn } from "./i18n.js";
 
 export const STEP3_CARD = 99;
 
 function fuelIcons(info, size) {
-  if (info.kind === "ecological") return [h("span", { class: "eco-icon", title: "needs no fuel" }, "☀")];
-  if (info.kind === "fusion") return [h("span", { class: "eco-icon", title: "needs no fuel" }, "⚛")];
+  if (info.kind === "ecological") return [h("span", { class: "eco-icon", title: t("needs no fuel") }, "☀")];
+  if (info.kind === "fusion") return [h("span", { class: "eco-icon", title: t("needs no fuel") }, "⚛")];
   const icons = [];
   for (let i = 0; i < info.burn; i++) {
     if (info.kind === "hybrid") icons.push(resourceIcon("hybrid", size));
@@ -30,14 +31,16 @@ export function plantCard(number, info, options = {}) {
   if (options.disabled) classes.push("disabled");
   if (options.extra) classes.push(options.extra);
   if (number === STEP3_CARD) {
-    return h("div", { class: classes.concat("step3-card").join(" "), title: "Step 3 begins" }, h("span", { class: "step3-text" }, "STEP 3"));
+    return h("div", { class: classes.concat("step3-card").join(" "), title: t("Step {step} begins", { step: 3 }) },
+      h("span", { class: "step3-text" }, t("STEP 3")));
   }
   if (!info) return h("div", { class: classes.concat("unknown").join(" ") }, h("span", { class: "pnum" }, "?"));
   const tag = options.onclick ? "button" : "div";
-  const kindLabel = KIND_LABELS[info.kind] || info.kind;
+  const kind = kindLabel(info.kind);
   const label = info.burn
-    ? `Plant ${number}: burns ${info.burn} ${kindLabel}, powers ${info.cities} ${info.cities === 1 ? "city" : "cities"}`
-    : `Plant ${number}: ${kindLabel}, powers ${info.cities} ${info.cities === 1 ? "city" : "cities"}`;
+    ? tn("Plant {plant}: burns {burn} {kind}, powers {n} city", "Plant {plant}: burns {burn} {kind}, powers {n} cities", info.cities,
+      { plant: number, burn: info.burn, kind })
+    : tn("Plant {plant}: {kind}, powers {n} city", "Plant {plant}: {kind}, powers {n} cities", info.cities, { plant: number, kind });
   const card = h(tag, {
     class: classes.join(" "),
     style: `--kind:${KIND_COLOURS[info.kind] || "#777"}`,
@@ -51,14 +54,14 @@ export function plantCard(number, info, options = {}) {
   },
     h("span", { class: "pnum" }, String(number).padStart(2, "0")),
     h("span", { class: "pfuel" }, ...fuelIcons(info, options.small ? 9 : 12)),
-    h("span", { class: "pcities" }, houseIcon(), String(info.cities)),
+    h("span", { class: "pcities" }, houseIcon(), formatNumber(info.cities)),
   );
   if (options.fuel !== undefined) {
     // The fuel stored on it sits under the card, never over its numbers.
     const stored = options.fuel.flatMap(([res, n]) => Array.from({ length: n }, () => resourceIcon(res, 8)));
-    const words = options.fuel.map(([res, n]) => `${n} ${res}`).join(", ");
+    const words = listOf(options.fuel.map(([res, n]) => resourceAmount(n, res))).join("");
     return h("div", { class: "plant-with-fuel", "data-plant": number },
-      card, h("span", { class: `stored${stored.length ? "" : " empty"}`, title: words ? `stores ${words}` : "stores nothing" }, ...stored));
+      card, h("span", { class: `stored${stored.length ? "" : " empty"}`, title: words ? t("stores {list}", { list: words }) : t("stores nothing") }, ...stored));
   }
   return card;
 }
@@ -72,12 +75,12 @@ export function renderPlantMarket(container, view, options = {}) {
     extra: options.highlight === n ? "flash" : undefined,
     selected: options.auctionPlant === n,
   });
-  const rows = [h("div", { class: "market-row" }, h("span", { class: "row-label" }, future.length ? "Current" : "Market"), ...current.map(mk))];
-  if (future.length) rows.push(h("div", { class: "market-row future" }, h("span", { class: "row-label" }, "Future"), ...future.map(mk)));
+  const rows = [h("div", { class: "market-row" }, h("span", { class: "row-label" }, future.length ? t("Current") : t("Market")), ...current.map(mk))];
+  if (future.length) rows.push(h("div", { class: "market-row future" }, h("span", { class: "row-label" }, t("Future")), ...future.map(mk)));
   const deck = h("div", { class: "deck-info" },
-    h("span", { class: "deck-stack", title: "cards left in the draw deck" }, String(view.deck_size ?? "?")),
-    h("span", {}, "in the deck"),
-    view.step3_in_deck ? h("span", { class: "muted" }, "· Step 3 card at the bottom") : null);
+    h("span", { class: "deck-stack", title: t("cards left in the draw deck") }, view.deck_size === undefined ? "?" : formatNumber(view.deck_size)),
+    h("span", {}, t("in the deck")),
+    view.step3_in_deck ? h("span", { class: "muted" }, t("· Step 3 card at the bottom")) : null);
   container.replaceChildren(...rows, deck);
 }
 
@@ -98,15 +101,15 @@ export function renderResourceMarket(container, view, options = {}) {
     const count = slots.filter(([, filled]) => filled).length;
     const cheapest = slots.find(([, filled]) => filled);
     return h("div", { class: `res-row res-${res}${options.highlight === res ? " flash" : ""}`, "data-resource": res },
-      h("div", { class: "res-name" }, resourceIcon(res, 14), h("span", {}, res), h("b", { title: `${count} in the market` }, count)),
+      h("div", { class: "res-name" }, resourceIcon(res, 14), h("span", {}, resourceName(res)), h("b", { title: t("{n} in the market", { n: count }) }, formatNumber(count))),
       h("div", { class: "res-track", style: `--spaces:${spaces.length}` }, ...spaces.map((space) => h("div", {
         class: `res-space${space.slots.some(Boolean) ? "" : " empty"}`,
-        title: `${space.price} Elektro: ${space.slots.filter(Boolean).length} of ${space.slots.length} filled`,
+        title: t("{amount} Elektro: {filled} of {slots} filled", { amount: space.price, filled: space.slots.filter(Boolean).length, slots: space.slots.length }),
       },
-        h("span", { class: "price" }, space.price),
+        h("span", { class: "price" }, formatNumber(space.price)),
         h("span", { class: "tokens" }, ...space.slots.map((filled) => filled ? resourceIcon(res, 8) : h("i", { class: "token-hole" }))),
       ))),
-      h("div", { class: "res-cheapest", title: "price of the next unit" }, cheapest ? `${cheapest[0]} E` : "—"),
+      h("div", { class: "res-cheapest", title: t("price of the next unit") }, cheapest ? elektro(cheapest[0]) : "—"),
     );
   });
   container.replaceChildren(...rows);

@@ -1,5 +1,6 @@
 // The players' boards: colour, turn order, money, plants with their fuel, cities, power.
-import { PLAYER_COLOURS, RESOURCES, h, markerIcon, playerName } from "./common.js";
+import { PLAYER_COLOURS, RESOURCES, botName, h, markerIcon, playerName } from "./common.js";
+import { formatNumber, pt, t, tn, withNodes } from "./i18n.js";
 import { plantCard } from "./markets.js";
 
 /**
@@ -34,26 +35,26 @@ export function splitFuel(plants, resources, plantInfo) {
 
 export function seatLabel(seat, seats, mySeats) {
   const info = seats && seats[seat];
-  if (mySeats.has(seat)) return "you";
-  if (info && info.kind === "bot") return `${info.bot || "bot"} bot`;
-  return "human";
+  if (mySeats.has(seat)) return t("you");
+  if (info && info.kind === "bot") return info.bot ? t("{bot} bot", { bot: botName(info.bot) }) : t("bot");
+  return t("human");
 }
 
-const ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+/** A place in the turn order: 1st, 2nd... */
+function ordinal(place) {
+  return [t("1st"), t("2nd"), t("3rd"), t("4th"), t("5th"), t("6th")][place] || formatNumber(place + 1);
+}
 
 /** This round's auction for one seat in words (null outside the auction). */
 export function auctionTag(status) {
   if (!status) return null;
   switch (status.status) {
-    case "bought": return { text: `bought ${status.plant} for ${status.price}`, kind: "bought", title: `bought plant ${status.plant} for ${status.price} Elektro this round` };
-    case "passed": return { text: "passed", kind: "passed", title: "passed: buys no plant this round" };
-    case "bidding": return { text: status.leads ? "leads" : "bidding", kind: "bidding", title: status.leads ? "has the highest bid" : "still in this auction" };
-    default: return { text: "to go", kind: "to-go", title: "has not bought a plant or passed yet this round" };
+    case "bought": return { text: t("bought {plant} for {price}", { plant: status.plant, price: status.price }), kind: "bought",
+      title: t("bought plant {plant} for {price} Elektro this round", { plant: status.plant, price: status.price }) };
+    case "passed": return { text: pt("auction", "passed"), kind: "passed", title: t("passed: buys no plant this round") };
+    case "bidding": return { text: status.leads ? t("leads") : t("bidding"), kind: "bidding", title: status.leads ? t("has the highest bid") : t("still in this auction") };
+    default: return { text: t("to go"), kind: "to-go", title: t("has not bought a plant or passed yet this round") };
   }
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function renderPlayers(container, view, options) {
@@ -71,30 +72,31 @@ export function renderPlayers(container, view, options) {
     if (seat === flashSeat) classes.push("flash");
     let tag = statuses ? auctionTag(statuses[seat]) : null;
     if (!statuses && auction.plant > 0 && ((auction.in >> seat) & 1)) {
-      tag = { text: auction.leader === seat ? "leads" : "bidding", kind: "bidding", title: "still in the auction" };
+      tag = { text: auction.leader === seat ? t("leads") : t("bidding"), kind: "bidding", title: t("still in this auction") };
     }
     const powerable = (view.powerable || [])[seat];
     const cities = player.cities.length;
-    return h("article", { class: classes.join(" "), style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat, "aria-label": `${playerName(seat)} player board` },
+    return h("article", { class: classes.join(" "), style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat, "aria-label": t("{player} player board", { player: playerName(seat) }) },
       h("header", {},
-        h("span", { class: "order", title: "turn order" }, ORDINALS[position]),
+        h("span", { class: "order", title: t("turn order") }, ordinal(position)),
         markerIcon(seat, 15),
         h("span", { class: "pname" }, playerName(seat)),
         h("span", { class: `who${mySeats.has(seat) ? " me" : ""}` }, seatLabel(seat, seats, mySeats)),
-        seat === toAct ? h("span", { class: "turn-dot", title: "to act now" }, "●") : null,
+        seat === toAct ? h("span", { class: "turn-dot", title: t("to act now") }, "●") : null,
         tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null,
       ),
       h("div", { class: "stats" },
-        h("span", { class: "stat money", title: "money" }, h("b", {}, player.money), " E"),
-        h("span", { class: "stat cities", title: "cities connected (houses)" }, h("b", {}, cities), cities === 1 ? " city" : " cities"),
-        h("span", { class: "stat", title: "cities these plants and resources can power now" }, "powers ", h("b", {}, powerable ?? "?")),
+        h("span", { class: "stat money", title: t("money") }, ...withNodes(t("{amount} E"), { amount: h("b", {}, player.money) })),
+        h("span", { class: "stat cities", title: t("cities connected (houses)") },
+          ...withNodes(tn("{n} city", "{n} cities", cities, { n: "{n}" }), { n: h("b", {}, cities) })),
+        h("span", { class: "stat", title: t("cities these plants and resources can power now") },
+          ...withNodes(t("powers {n}"), { n: h("b", {}, powerable ?? "?") })),
       ),
       h("div", { class: "player-plants" },
         player.plants.length ? player.plants.map((p) => plantCard(p, plantInfo[p], { small: true, fuel: stored.get(p) }))
-          : h("span", { class: "muted" }, "no plants yet")),
+          : h("span", { class: "muted" }, t("no plants yet"))),
     );
   });
   container.replaceChildren(...cards);
 }
 
-export { plural };

@@ -4,8 +4,11 @@
 import { Board } from "./board.js";
 import { analysisPanel } from "./coach.js";
 import { changesBetween, showChanges } from "./changes.js";
-import { PHASE_NAMES, api, describeLine, h, playerChip, toast } from "./common.js";
+import { api, gameTitle, h, mapName, phaseName, phaseWord, playerChip, roundPills, toast, winnersLine } from "./common.js";
 import { waitingFor } from "./decisions.js";
+import { setUpLanguage, t, withNodes } from "./i18n.js";
+import { actionNodes, logItem } from "./log.js";
+import { setUpRules } from "./rules.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
 import { renderStakes } from "./stakes.js";
@@ -70,39 +73,42 @@ function show(position) {
   }
   replay.board.setRegions(view.regions);
   replay.board.setHouses(houses, Math.min(3, view.step || 1));
-  $("round-info").replaceChildren(
-    h("span", { class: "pill" }, `Round ${view.round}`),
-    h("span", { class: "pill" }, `Step ${view.step}`),
-    h("span", { class: "pill phase" }, PHASE_NAMES[view.phase] || ""));
+  $("round-info").replaceChildren(...roundPills(view));
   renderStakes($("stakes"), view, { toAct, mapInfo: replay.mapInfo, houses });
   renderPlayers($("players"), view, { seats: replay.seats, mySeats: new Set(), currentSeat: null, toAct });
   renderPlantMarket($("plant-market"), view, { auctionPlant: view.auction && view.auction.plant });
-  $("step-badge").textContent = `Step ${view.step}`;
+  $("step-badge").textContent = t("Step {step}", { step: view.step });
   renderResourceMarket($("resource-market"), view);
   const log = $("log");
-  log.replaceChildren(...(view.log_text || []).map((line) => h("li", {
-    class: /^Round \d+, P\d:/.test(line) ? "summary" : /^Round \d/.test(line) ? "round" : /^Phase \d/.test(line) ? "phase" : /^(Game over|Step \d)/.test(line) ? "big" : "",
-  }, ...describeLine(line))));
+  log.replaceChildren(...(view.log || []).map((entry) => logItem(entry, replay.mapInfo)));
   log.scrollTop = log.scrollHeight;
   const last = position.last;
   $("decision").replaceChildren(h("div", { class: "decision" },
-    h("h2", { class: "decision-title" }, position.step === 0 ? "The deal" : "Just played"),
-    last ? h("p", { class: "replay-last", "data-step": position.step }, ...describeLine(last.text)) : h("p", { class: "hint" }, "Nobody has moved yet."),
+    h("h2", { class: "decision-title", "data-step": position.step }, position.step === 0 ? t("The deal") : t("Just played")),
+    last ? h("p", { class: "replay-last", "data-step": position.step }, ...actionNodes(last.seat, last.action))
+      : h("p", { class: "hint" }, t("Nobody has moved yet.")),
     view.game_over
-      ? h("p", { class: "hint" }, ...(view.winners || []).flatMap((seat, i) => [i ? " and " : "", playerChip(seat)]), (view.winners || []).length > 1 ? " share the win." : " wins.")
-      : toAct !== null ? h("p", { class: "hint" }, "Next: ", playerChip(toAct), ` to ${waitingFor(view, toAct)}.`) : null));
+      ? h("p", { class: "hint replay-winners" }, ...winnersLine(view.winners || [], "status"))
+      : toAct !== null ? h("p", { class: "hint" }, ...withNodes(waitingFor(view, "to"), { player: playerChip(toAct) })) : null));
   if (before && Math.abs(before.step - position.step) === 1) showChanges(changesBetween(before.state, view), replay.board);
 }
 
 const PHASE_SHORT = { 2: "auction", 3: "resources", 4: "build", 5: "bureaucracy" };
+
+/** "Round 3 · build" */
+function roundAndPhase(round, phase) {
+  return t("Round {round} · {phase}", { round, phase: PHASE_SHORT[phase] ? phaseWord(PHASE_SHORT[phase]) : phaseName(phase) });
+}
 
 function drawWhere() {
   const step = replay.step;
   const at = replay.index[step] || null;  // the action about to be played
   const prev = replay.index[step - 1] || null;
   const where = at || prev;
-  const text = where ? `Round ${where[0]} · ${PHASE_SHORT[where[1]] || ""}` : "";
-  $("replay-step").textContent = `Action ${step} of ${replay.steps}${text ? ` · ${text}` : ""}${replay.over ? "" : " (game in play: up to now)"}`;
+  const count = t("Action {step} of {steps}", { step, steps: replay.steps });
+  const text = where ? t("{count} · {where}", { count, where: roundAndPhase(where[0], where[1]) }) : count;
+  $("replay-step").textContent = replay.over ? text : t("{position} (game in play: up to now)", { position: text });
+  $("replay-step").dataset.step = String(step);
   const jump = $("replay-jump");
   const key = where ? `${where[0]}:${where[1]}` : "";
   for (const option of jump.options) option.selected = option.dataset.key === key;
@@ -133,7 +139,7 @@ function roundStart(step, direction) {
 function drawJump() {
   const jump = $("replay-jump");
   jump.replaceChildren(...sections().map((s) => h("option", { value: String(s.step), "data-key": `${s.round}:${s.phase}` },
-    `Round ${s.round} · ${PHASE_SHORT[s.phase] || PHASE_NAMES[s.phase]}`)));
+    roundAndPhase(s.round, s.phase))));
 }
 
 function togglePlay() {
@@ -142,12 +148,12 @@ function togglePlay() {
     clearInterval(replay.playing);
     replay.playing = null;
     button.textContent = "▶";
-    button.setAttribute("aria-label", "Play");
+    button.setAttribute("aria-label", t("Play"));
     return;
   }
   if (replay.step >= replay.steps) go(0);
   button.textContent = "⏸";
-  button.setAttribute("aria-label", "Pause");
+  button.setAttribute("aria-label", t("Pause"));
   replay.playing = setInterval(() => {
     if (replay.step >= replay.steps) togglePlay();
     else go(replay.step + 1);
@@ -201,7 +207,7 @@ async function begin(info) {
   replay.over = Boolean(info.over);
   replay.mapInfo = await api(`/api/maps/${encodeURIComponent(info.map)}`);
   replay.seats = info.seats || [];
-  $("game-title").textContent = `Replay · ${info.map === "usa" ? "USA" : info.map[0].toUpperCase() + info.map.slice(1)} · ${info.players} players${info.variant === "first_game" ? " · first game" : ""}`;
+  $("game-title").textContent = t("Replay · {game}", { game: gameTitle(mapName(info.map), info.players, info.variant) });
   $("replay-controls").hidden = false;
   $("replay-slider").max = String(info.steps);
   drawJump();
@@ -219,11 +225,11 @@ async function openRecord(file) {
   try {
     record = JSON.parse(await file.text());
   } catch (err) {
-    $("replay-error").textContent = "That file is not a game record (it is not JSON).";
+    $("replay-error").textContent = t("That file is not a game record (it is not JSON).");
     return;
   }
   if (!record || !record.config || !Array.isArray(record.actions)) {
-    $("replay-error").textContent = "That file is not a game record (it has no config and actions).";
+    $("replay-error").textContent = t("That file is not a game record (it has no config and actions).");
     return;
   }
   replay.source = { kind: "record", record: { config: record.config, actions: record.actions } };
@@ -243,8 +249,8 @@ async function start() {
   if (!gameId) {
     $("replay-open").hidden = false;
     $("record-file").addEventListener("change", (event) => { if (event.target.files[0]) openRecord(event.target.files[0]); });
-    $("decision").replaceChildren(h("div", { class: "decision" }, h("h2", { class: "decision-title" }, "Replay a game"),
-      h("p", { class: "hint" }, "Open a record file, or choose a game in the lobby.")));
+    $("decision").replaceChildren(h("div", { class: "decision" }, h("h2", { class: "decision-title" }, t("Replay a game")),
+      h("p", { class: "hint" }, t("Open a record file, or choose a game in the lobby."))));
     return;
   }
   replay.source = { kind: "game" };
@@ -259,4 +265,7 @@ async function start() {
   }
 }
 
-start();
+setUpLanguage().then(() => {
+  setUpRules(() => replay.shown && replay.shown.state);
+  return start();
+});

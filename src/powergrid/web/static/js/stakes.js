@@ -3,6 +3,7 @@
 // can end the game in this round's build phase.
 import { connectionCosts } from "./board.js";
 import { PLAYER_COLOURS, SLOT_COSTS, h, markerIcon, playerChip, playerName } from "./common.js";
+import { formatNumber, listOf, pt, t, tn, withNodes } from "./i18n.js";
 import { auctionTag } from "./players.js";
 
 /**
@@ -54,11 +55,11 @@ export function playersWhoCanEnd(view, mapInfo, houses) {
 function turnOrder(view, toAct) {
   const order = view.order || view.players.map((_, i) => i);
   const statuses = view.auction_status;
-  return h("ol", { class: "turn-order", "aria-label": "Turn order" },
+  return h("ol", { class: "turn-order", "aria-label": t("Turn order") },
     ...order.map((seat, i) => {
       const tag = statuses ? auctionTag(statuses[seat]) : null;
       return h("li", { class: `${seat === toAct ? "to-act" : ""}`, "data-seat": seat, style: `--pc:${PLAYER_COLOURS[seat]}` },
-        h("span", { class: "place" }, String(i + 1)), playerChip(seat),
+        h("span", { class: "place" }, formatNumber(i + 1)), playerChip(seat),
         tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null);
     }));
 }
@@ -72,21 +73,28 @@ function scoreTrack(view) {
   const markers = counts.map((n, seat) => {
     const level = stacks.get(n) || 0;
     stacks.set(n, level + 1);
-    return h("span", { class: "track-marker", "data-seat": seat, style: `left:${at(n)};--level:${level}`, title: `${playerName(seat)}: ${n} ${n === 1 ? "city" : "cities"}` },
+    return h("span", { class: "track-marker", "data-seat": seat, style: `left:${at(n)};--level:${level}`, title: tn("{player}: {n} city", "{player}: {n} cities", n, { player: playerName(seat) }) },
       markerIcon(seat, 15));
   });
   const ticks = [];
   for (let n = 0; n < length; n += 1) {
     if (n % 5 === 0 || n === stakes.end_cities || n === stakes.step2_cities) {
-      ticks.push(h("span", { class: "track-tick", style: `left:${at(n)}` }, String(n)));
+      ticks.push(h("span", { class: "track-tick", style: `left:${at(n)}` }, formatNumber(n)));
     }
   }
   const flags = [];
   if (stakes.step2_cities && view.step === 1) {
-    flags.push(h("span", { class: "track-flag step2", style: `left:${at(stakes.step2_cities)}`, title: `Step 2 begins after a build phase in which someone has ${stakes.step2_cities} cities` }, "Step 2"));
+    flags.push(h("span", { class: "track-flag step2", style: `left:${at(stakes.step2_cities)}`,
+      title: tn("Step 2 begins after a build phase in which someone has {n} city", "Step 2 begins after a build phase in which someone has {n} cities", stakes.step2_cities) },
+    t("Step {step}", { step: 2 })));
   }
-  flags.push(h("span", { class: "track-flag end", style: `left:${at(stakes.end_cities)}`, title: `The game ends after a build phase in which someone has ${stakes.end_cities} cities` }, "End"));
-  return h("div", { class: "score-track", role: "img", "aria-label": `Cities: ${counts.map((n, seat) => `${playerName(seat)} ${n}`).join(", ")}; Step 2 at ${stakes.step2_cities ?? "—"}, the game ends at ${stakes.end_cities}` },
+  flags.push(h("span", { class: "track-flag end", style: `left:${at(stakes.end_cities)}`,
+    title: tn("The game ends after a build phase in which someone has {n} city", "The game ends after a build phase in which someone has {n} cities", stakes.end_cities) },
+  pt("score track", "End")));
+  const label = t("Cities: {list}; Step 2 at {step2}, the game ends at {end}", {
+    list: listOf(counts.map((n, seat) => `${playerName(seat)} ${formatNumber(n)}`), "unit").join(""),
+    step2: stakes.step2_cities ?? "—", end: stakes.end_cities });
+  return h("div", { class: "score-track", role: "img", "aria-label": label },
     h("div", { class: "track-bar", style: `--cells:${length}` },
       stakes.step2_cities ? h("span", { class: "track-zone step2", style: `left:${at(stakes.step2_cities)}` }) : null,
       h("span", { class: "track-zone end", style: `left:${at(stakes.end_cities)}` }),
@@ -102,8 +110,9 @@ export function renderStakes(container, view, { toAct, mapInfo, houses }) {
   const enders = playersWhoCanEnd(view, mapInfo, houses);
   const warning = enders.length
     ? h("div", { class: "end-warning", role: "status" }, "⚠ ",
-      ...enders.flatMap((seat, i) => [i ? (i === enders.length - 1 ? " and " : ", ") : "", playerChip(seat)]),
-      ` can reach ${view.stakes.end_cities} cities in this round's build: the game would end straight after it, without bureaucracy (the most cities powered wins).`)
+      ...withNodes(tn("{players} can reach {n} cities in this round's build: the game would end straight after it, without bureaucracy (the most cities powered wins).",
+        "{players} can reach {n} cities in this round's build: the game would end straight after it, without bureaucracy (the most cities powered wins).",
+        view.stakes.end_cities), { players: listOf(enders.map((seat) => playerChip(seat))) }))
     : null;
   container.replaceChildren(...[turnOrder(view, toAct), scoreTrack(view), warning].filter(Boolean));
 }

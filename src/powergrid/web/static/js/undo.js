@@ -1,15 +1,22 @@
 // The Undo button: take back your last action while nobody else has acted and nothing new came out
 // (a plant drawn, a resupply). Each click (or the U key) takes back one action.
-import { api, describeLine, h, toast } from "./common.js";
+import { api, h, toast } from "./common.js";
+import { language, t } from "./i18n.js";
+import { undoNodes } from "./log.js";
 
-export const UNDO_WORDS = {
-  nothing_to_undo: "There is nothing to take back.",
-  not_your_action: "Only the player who took the last action can take it back.",
-  another_player_acted: "Too late to take it back: another player has acted since.",
-  new_information: "Too late to take it back: it brought out new information.",
-  game_over: "The game is over.",
-  undo_off: "The game's creator turned undo off.",
-};
+/** Why an action cannot be taken back, by the server's code. */
+function undoWords(code) {
+  switch (code) {
+    case "nothing_to_undo": return t("There is nothing to take back.");
+    case "not_your_action": return t("Only the player who took the last action can take it back.");
+    case "another_player_acted": return t("Too late to take it back: another player has acted since.");
+    case "new_information": return t("Too late to take it back: it brought out new information.");
+    case "game_over": return t("The game is over.");
+    case "undo_off": return t("The game's creator turned undo off.");
+    case "stale_version": return t("The game moved on meanwhile.");
+    default: return null;
+  }
+}
 
 /** The held seat that may take an action back now ({seat, actions}), or null. */
 function undoTarget(game) {
@@ -21,9 +28,13 @@ function undoTarget(game) {
   return null;
 }
 
-/** A refusal in words: the reason, then the server's detail (what was drawn, who acted). */
+/**
+ * A refusal in words: the reason, then, for English readers, the server's detail (what was drawn,
+ * who acted: the server says it in English only).
+ */
 function refusalWords(code, message) {
-  const words = UNDO_WORDS[code] || (code === "stale_version" ? "The game moved on meanwhile." : "Refused.");
+  const words = undoWords(code) || message || t("Refused.");
+  if (language() !== "en") return words;
   const detail = String(message || "").replace(/^too late to take it back: /i, "");
   return detail && !words.toLowerCase().includes(detail.toLowerCase()) ? `${words.slice(0, -1)} (${detail}).` : words;
 }
@@ -31,7 +42,7 @@ function refusalWords(code, message) {
 function refusalOf(game) {
   const message = game.message;
   const refused = message && message.undo && message.undo.refused;
-  if (!refused) return "There is nothing to take back.";
+  if (!refused) return t("There is nothing to take back.");
   return refusalWords(refused.code, refused.message);
 }
 
@@ -44,7 +55,7 @@ export function drawUndo(game, gameId) {
   const target = undoTarget(game);
   button.disabled = !target || game.busy;
   button.setAttribute("aria-disabled", String(!target));
-  button.title = target ? `Take back '${target.actions[target.actions.length - 1]}' (key U)` : refusalOf(game);
+  button.title = target ? t("Take back {action} (key U)", { action: target.actions[target.actions.length - 1] }) : refusalOf(game);
   button.dataset.seat = target ? String(target.seat) : "";
   // Hot-seat: the last action was another of this browser's seats; ask whether it may take it back.
   const last = message && message.last;
@@ -97,7 +108,7 @@ async function takeBack(ctx) {
     if (target.seat === game.seat) ctx.accept(reply, null);
     else await ctx.switchSeat(target.seat);
   } catch (err) {
-    toast(refusalWords(err.code, err.message), "error", 6000);
+    toast(refusalWords(err.code, err.serverMessage || err.message), "error", 6000);
     try {
       await ctx.loadView();
     } catch (again) {
@@ -112,5 +123,5 @@ async function takeBack(ctx) {
 
 /** A line in the log for an action taken back (the log itself returns to before the action). */
 export function undoLine(last) {
-  return h("li", { class: "undo fresh" }, "↶ ", ...describeLine(`P${last.seat} took back '${last.undone}'`));
+  return h("li", { class: "undo fresh" }, "↶ ", ...undoNodes(last.seat, last.undone));
 }
