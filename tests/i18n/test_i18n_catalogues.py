@@ -129,9 +129,12 @@ def test_html_messages_come_from_data_i18n_and_its_attributes() -> None:
       <p><span data-i18n>Seat &amp; token</span><br>after</p>
       <a data-i18n-title="Open the replay">▶</a>
       <p data-i18n></p>
+      <h3 data-i18n data-i18n-context="phase">Build</h3>
+      <ol data-i18n-data-empty="Nothing yet"></ol>
     </body></html>"""
-    assert [m for _line, m in build.html_messages(html)] == [
-        "Power  Grid lobby", "New game", "Your name", "Name", "Seat & token", "Open the replay"]
+    assert [(m, c) for _line, m, c in build.html_messages(html)] == [
+        ("Power Grid lobby", None), ("New game", None), ("Your name", None), ("Name", None),
+        ("Seat & token", None), ("Open the replay", None), ("Build", "phase"), ("Nothing yet", None)]
 
 
 def test_the_template_holds_the_messages_of_python_and_javascript() -> None:

@@ -50,7 +50,7 @@ PYTHON_KEYWORDS: dict[str, Any] = {
 }
 JS_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2), "pt": ((1, "c"), 2)}
 COMMENT_TAGS = ("TRANSLATORS:",)
-HTML_ATTRIBUTES = ("data-i18n-title", "data-i18n-placeholder", "data-i18n-aria-label")
+HTML_ATTRIBUTES = ("data-i18n-title", "data-i18n-placeholder", "data-i18n-aria-label", "data-i18n-data-empty")
 VOID_ELEMENTS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                            "source", "track", "wbr"})
 #: sample numbers searched for one of each CLDR plural category (the millions: Portuguese's "many")
@@ -64,56 +64,65 @@ class Problem(Exception):
 
 # ------------------------------------------------------------------ extraction
 class HtmlMessages(HTMLParser):
-    """Messages of static HTML: an element with ``data-i18n`` (its value, or else its text, as the
-    browser's ``textContent.trim()`` reads it), and the ``data-i18n-*`` attributes' values."""
+    """Messages of static HTML, as js/i18n.js ``translatePage`` reads them: an element with
+    ``data-i18n`` (its value, or else its text with runs of white space made one space), and the
+    ``data-i18n-*`` attributes' values; ``data-i18n-context`` gives the element's messages a
+    context."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.found: list[tuple[int, str]] = []
-        #: elements whose text is being collected: [depth when opened, line, text parts]
-        self.open: list[tuple[int, int, list[str]]] = []
+        self.found: list[tuple[int, str, str | None]] = []
+        #: elements whose text is being collected: [depth when opened, line, context, text parts]
+        self.open: list[tuple[int, int, str | None, list[str]]] = []
         self.depth = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._attributes(attrs)
+        values = dict(attrs)
+        context = (values.get("data-i18n-context") or "").strip() or None
+        self._attributes(attrs, context)
         if tag in VOID_ELEMENTS:
             return
         self.depth += 1
-        values = dict(attrs)
         if "data-i18n" in values:
-            value = (values["data-i18n"] or "").strip()
+            value = _one_line(values["data-i18n"] or "")
             if value:
-                self.found.append((self.getpos()[0], value))
+                self.found.append((self.getpos()[0], value, context))
             else:
-                self.open.append((self.depth, self.getpos()[0], []))
+                self.open.append((self.depth, self.getpos()[0], context, []))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._attributes(attrs)
         values = dict(attrs)
-        if (values.get("data-i18n") or "").strip():
-            self.found.append((self.getpos()[0], (values["data-i18n"] or "").strip()))
+        context = (values.get("data-i18n-context") or "").strip() or None
+        self._attributes(attrs, context)
+        value = _one_line(values.get("data-i18n") or "")
+        if value:
+            self.found.append((self.getpos()[0], value, context))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID_ELEMENTS:
             return
         if self.open and self.open[-1][0] == self.depth:
-            _, line, parts = self.open.pop()
-            text = "".join(parts).strip()
+            _, line, context, parts = self.open.pop()
+            text = _one_line("".join(parts))
             if text:
-                self.found.append((line, text))
+                self.found.append((line, text, context))
         self.depth -= 1
 
     def handle_data(self, data: str) -> None:
-        for _, _, parts in self.open:
+        for _, _, _, parts in self.open:
             parts.append(data)
 
-    def _attributes(self, attrs: list[tuple[str, str | None]]) -> None:
+    def _attributes(self, attrs: list[tuple[str, str | None]], context: str | None) -> None:
         for name, value in attrs:
             if name in HTML_ATTRIBUTES and value and value.strip():
-                self.found.append((self.getpos()[0], value.strip()))
+                self.found.append((self.getpos()[0], value.strip(), context))
 
 
-def html_messages(text: str) -> list[tuple[int, str]]:
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def html_messages(text: str) -> list[tuple[int, str, str | None]]:
     parser = HtmlMessages()
     parser.feed(text)
     parser.close()
@@ -149,8 +158,8 @@ def extract_messages() -> Catalog:
         with path.open("rb") as f:
             add(path, extract("javascript", f, JS_KEYWORDS, COMMENT_TAGS))
     for path in sorted(STATIC.glob("*.html")):
-        for _line, message in html_messages(path.read_text(encoding="utf-8")):
-            catalog.add(message, None, [(_relative(path), 0)])
+        for _line, message, context in html_messages(path.read_text(encoding="utf-8")):
+            catalog.add(message, None, [(_relative(path), 0)], context=context)
     for entry in _messages(catalog):
         entry.locations = sorted(set(entry.locations))
         entry.auto_comments = list(dict.fromkeys(entry.auto_comments))
