@@ -33,7 +33,8 @@ def short_game(tmp_path: Path) -> Path:
 def test_analyse_prints_chances_and_decisions_and_writes_json(tmp_path: Path) -> None:
     game = short_game(tmp_path)
     out = tmp_path / "analysis.json"
-    result = runner.invoke(app, ["analyse", str(game), "--level", "fast", "--seed", "2", "--json", str(out)])
+    result = runner.invoke(app, ["analyse", str(game), "--level", "fast", "--seed", "2", "--json", str(out),
+                                 "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert "chance to win" in result.output and "costliest decisions" in result.output
     assert "P0" in result.output and "P1" in result.output
@@ -48,3 +49,23 @@ def test_analyse_refuses_bad_input(tmp_path: Path) -> None:
     game = short_game(tmp_path)
     level = runner.invoke(app, ["analyse", str(game), "--level", "grandmaster"])
     assert level.exit_code == 2 and "no level" in level.output
+
+
+def test_analyse_speaks_the_language_asked_for(tmp_path: Path) -> None:
+    from powergrid.i18n import translator
+
+    game = short_game(tmp_path)
+    out = tmp_path / "analysis.json"
+    result = runner.invoke(app, ["analyse", str(game), "--level", "fast", "--seed", "2", "--lang", "pl",
+                                 "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    polish = translator("pl")
+    title = polish.gettext("Estimated chance to win at the start of each round")
+    assert title != "Estimated chance to win at the start of each round"
+    assert " ".join(title.split()[:3]) in " ".join(result.output.split())
+    decisions = json.loads(out.read_text(encoding="utf-8"))["decisions"]
+    worded = [d["words"]["pl"] for d in decisions]
+    assert any(done in result.output or preferred in result.output for done, preferred in worded
+               if len(done) < 30)  # (a short phrase is not wrapped by the table)
+    wrong = runner.invoke(app, ["analyse", str(game), "--lang", "xx"])
+    assert wrong.exit_code == 2 and "no language" in wrong.output

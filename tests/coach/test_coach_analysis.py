@@ -80,3 +80,24 @@ def test_progress_is_reported(game: tuple[pg.GameConfig, list[pg.Action]]) -> No
     seen: list[tuple[int, int]] = []
     analyse(config, actions[:40], seed=1, budget=50, progress=lambda done, total: seen.append((done, total)))
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] > 0
+
+
+def test_every_decision_is_said_in_every_language(analysis: Analysis) -> None:
+    from powergrid.coach.analysis import in_language
+    from powergrid.i18n import LANGUAGES, translator
+
+    data = analysis.to_dict()
+    others = [lang for lang in LANGUAGES if lang != "en"]
+    for d in analysis.decisions:
+        assert sorted(d.words) == sorted(others)
+    polish = in_language(data, "pl")
+    english = in_language(data, "en")
+    assert [(d["done"], d["preferred"]) for d in english["decisions"]] == \
+        [(d.done, d.preferred) for d in analysis.decisions]
+    assert all("words" not in d for d in polish["decisions"] + polish["costliest"]["0"])
+    assert [(d["done"], d["preferred"]) for d in polish["decisions"]] == \
+        [d.words["pl"] for d in analysis.decisions]
+    # where the catalogue has the plan's words, the Polish differs from the English
+    if translator("pl").gettext("let plant {plant} go", plant=1) != "let plant 1 go":
+        assert any(p["preferred"] != e["preferred"]
+                   for p, e in zip(polish["decisions"], english["decisions"], strict=True))

@@ -238,5 +238,28 @@ def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> N
 
     local = Analyser(final.config, final.actions_taken(), seed=0, level="fast", budget=0, min_samples=1,
                      horizon=1)
-    assert local.result([local.judge(n) for n in range(local.total)]).to_dict() == analysis
+    from powergrid.coach.analysis import in_language
+
+    full = local.result([local.judge(n) for n in range(local.total)]).to_dict()
+    assert in_language(full, "en") == analysis  # (each reader gets the words of their language)
+    polish = client.get(f"/api/games/{gid}/analysis", headers={"Accept-Language": "pl"}).json()["analysis"]
+    assert polish == in_language(full, "pl")
     assert client.get("/api/games/nope/analysis").status_code == 404
+
+
+def test_a_hint_is_said_in_the_language_of_the_person_who_asked(client: TestClient) -> None:
+    from powergrid.coach import hint as coach_hint
+
+    gid, tokens = human_game(client)
+    state = true_state(client, gid)
+    seat = state.current_player
+    headers = {**auth(tokens[seat]), "Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"}
+    first = client.post(f"/api/games/{gid}/hints", json={"seat": seat, "version": 0}, headers=headers).json()
+    answer = wait_hint(client, gid, seat, tokens[seat], first)
+    assert answer["status"] == "done"
+    expected = coach_hint(state.view(seat), seed=coach_jobs.hint_seed(gid, seat, 0), level="fast",
+                          budget=100, lang="pl").to_dict()
+    assert answer["hint"] == expected
+    english = coach_hint(state.view(seat), seed=coach_jobs.hint_seed(gid, seat, 0), level="fast",
+                         budget=100, lang="en").to_dict()
+    assert answer["hint"]["action"] == english["action"]

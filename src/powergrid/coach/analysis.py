@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import LANGUAGES, translator
 from ..rules import Action, GameConfig, GameState, default_power, new_game, parse_action
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
@@ -47,6 +48,8 @@ class Decision:
     chance_preferred: float
     #: standard error of the paired difference between the two (the samples' noise)
     noise: float = 0.0
+    #: ``done`` and ``preferred`` in the other languages: {lang: (done, preferred)}
+    words: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def cost(self) -> float:
@@ -64,13 +67,15 @@ class Decision:
                 "done": self.done, "preferred": self.preferred,
                 "chance_done": round(self.chance_done, 4),
                 "chance_preferred": round(self.chance_preferred, 4), "cost": round(self.cost, 4),
-                "noise": round(self.noise, 4)}
+                "noise": round(self.noise, 4),
+                **({"words": {lang: list(w) for lang, w in self.words.items()}} if self.words else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Decision:
+        words = {str(lang): (str(w[0]), str(w[1])) for lang, w in (d.get("words") or {}).items()}
         return cls(int(d["seat"]), int(d["round"]), str(d["phase"]), int(d["at"]), str(d["done"]),
                    str(d["preferred"]), float(d["chance_done"]), float(d["chance_preferred"]),
-                   float(d.get("noise", 0.0)))
+                   float(d.get("noise", 0.0)), words)
 
 
 @dataclass
@@ -244,10 +249,32 @@ def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int =
     tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples)
     best = tallies[0]
     mine = next(t for t in tallies if t.plan == done)
+    said: dict[str, tuple[str, str]] = {}
     words = PlanWords(view, seat, random.Random(f"{seed}:{turn.at}:words"))
-    return Decision(seat, view.round, view.phase_name, turn.at, _done_words(turn, words, done),
-                    words.plan(best.plan), round(mine.win_chance, 4), round(best.win_chance, 4),
-                    round(_paired_error(best, mine), 4))
+    for lang in LANGUAGES:  # English first: the same words as with English alone
+        words.tr = translator(lang)
+        said[lang] = (_done_words(turn, words, done), words.plan(best.plan))
+    english = said.pop("en")
+    return Decision(seat, view.round, view.phase_name, turn.at, english[0], english[1],
+                    round(mine.win_chance, 4), round(best.win_chance, 4),
+                    round(_paired_error(best, mine), 4), said)
+
+
+def in_language(data: dict[str, Any], lang: str) -> dict[str, Any]:
+    """An analysis's JSON (``Analysis.to_dict``) with each decision's words in ``lang`` where it
+    has them (English otherwise), and no other language's words."""
+
+    def one(d: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in d.items() if k != "words"}
+        found = (d.get("words") or {}).get(lang)
+        if found:
+            out["done"], out["preferred"] = found
+        return out
+
+    out = dict(data)
+    out["decisions"] = [one(d) for d in data.get("decisions", [])]
+    out["costliest"] = {seat: [one(d) for d in ds] for seat, ds in data.get("costliest", {}).items()}
+    return out
 
 
 def _paired_error(best: Tally, mine: Tally) -> float:
@@ -269,4 +296,4 @@ def _done_words(turn: _Turn, words: PlanWords, done: Plan) -> str:
     return words.plan(done)
 
 
-__all__ = ["Analyser", "Analysis", "Decision", "analyse", "split_turns", "plan_of"]
+__all__ = ["Analyser", "Analysis", "Decision", "analyse", "in_language", "split_turns", "plan_of"]

@@ -19,6 +19,9 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from powergrid.coach.analysis import in_language
+from powergrid.i18n import negotiate
+
 from ..coach import coach_store
 from ..coach.coach_jobs import analysis_job, hint_job
 from ..common.errors import ApiError
@@ -113,7 +116,8 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
         if state.current_player != body.seat:
             raise ApiError("not_your_turn", f"seat {state.current_player} is to act, not seat {body.seat}")
         await asyncio.to_thread(coach_store.request_hint, engine, game_id, body.seat, version,
-                                opts.per_seat, hint_job(game_id, body.seat, version))
+                                opts.per_seat, hint_job(game_id, body.seat, version,
+                                                                      negotiate(request.headers.get("accept-language"))))
         service.store.ring(JOBS)
         waited = 0.0
         while True:
@@ -123,11 +127,12 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
             await asyncio.sleep(POLL_S)
             waited += POLL_S
 
-    def analysis_body(row: Any) -> dict[str, Any]:
+    def analysis_body(row: Any, lang: str) -> dict[str, Any]:
+        """The analysis in the reader's language (each decision's words are stored in all)."""
         if row is None:
             return {"status": "none", "progress": None, "analysis": None}
         return {"status": row.status, "progress": {"done": row.done, "total": row.total},
-                "analysis": json.loads(row.result) if row.result else None}
+                "analysis": in_language(json.loads(row.result), lang) if row.result else None}
 
     @app.get("/api/games/{game_id}/analysis", tags=["coach"])
     async def get_analysis(game_id: str, request: Request) -> dict[str, Any]:
@@ -136,7 +141,7 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
         service = service_of(request)
         await service.live(game_id)  # unknown_game
         row = await asyncio.to_thread(coach_store.analysis_row, service.store.engine, game_id)
-        return analysis_body(row)
+        return analysis_body(row, negotiate(request.headers.get("accept-language")))
 
     @app.post("/api/games/{game_id}/analysis", tags=["coach"], status_code=202)
     async def start_analysis(game_id: str, request: Request) -> dict[str, Any]:
@@ -154,4 +159,4 @@ def add_coach_routes(app: FastAPI, service_of: Callable[[Any], Any],
                                 client_of(request), per_client, most)
         service.store.ring(JOBS)
         row = await asyncio.to_thread(coach_store.analysis_row, engine, game_id)
-        return analysis_body(row)
+        return analysis_body(row, negotiate(request.headers.get("accept-language")))

@@ -18,6 +18,7 @@ from typing import Any
 
 import powergrid as pg
 from powergrid.coach import Analyser, Decision, NoHint, hint
+from powergrid.i18n import LANGUAGES
 
 from ..bots.bot_worker import BotWorker, register_handler
 from ..storage.jobs import BACKGROUND, SEARCH, Job, JobSpec
@@ -43,9 +44,11 @@ def hint_seed(game_id: str, seat: int, version: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def hint_job(game_id: str, seat: int, version: int) -> JobSpec:
+def hint_job(game_id: str, seat: int, version: int, lang: str = "en") -> JobSpec:
+    """The hint for a seat at a version, in the language of the person who asked."""
     return JobSpec(coach_store.HINT, SEARCH, coach_store.hint_key(game_id, seat, version),
-                   {"seat": seat}, game_id=game_id, version=version, client=f"hint:{game_id}:{seat}")
+                   {"seat": seat, "lang": lang}, game_id=game_id, version=version,
+                   client=f"hint:{game_id}:{seat}")
 
 
 def analysis_job(game_id: str, start: int) -> JobSpec:
@@ -63,6 +66,10 @@ def _frame_state(worker: BotWorker, game_id: str, version: int) -> pg.GameState 
     return None
 
 
+def _language(lang: Any) -> str:
+    return lang if lang in LANGUAGES else "en"
+
+
 def do_hint(worker: BotWorker, job: Job) -> None:
     """The hint for the job's seat at the job's version, from that seat's view only."""
     assert job.game_id is not None and job.version is not None
@@ -73,7 +80,7 @@ def do_hint(worker: BotWorker, job: Job) -> None:
         return
     try:
         advice = hint(state.view(seat), seed=hint_seed(job.game_id, seat, job.version), level=HINT_LEVEL,
-                      budget=HINT_BUDGET)
+                      budget=HINT_BUDGET, lang=_language(job.payload.get("lang")))
     except NoHint as exc:
         worker.queue.done(job, {"stale": True, "message": str(exc)})
         return
