@@ -1,4 +1,5 @@
 // Shared helpers: DOM building, the HTTP API, seat tokens kept in this browser, game facts.
+import { seatName } from "./names.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -164,10 +165,11 @@ export function markerIcon(seat, size = 14) {
     playerMarker(seat, r));
 }
 
-/** A small chip naming a player: their marker (shape, colour, initial) and name. */
+/** A small chip naming a player: their marker (shape, colour, initial), colour and the name they gave. */
 export function playerChip(seat, suffix = "") {
+  const given = seatName(seat);
   return h("span", { class: "pchip", style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat },
-    markerIcon(seat, 14), playerName(seat) + suffix);
+    markerIcon(seat, 14), playerName(seat), given ? h("span", { class: "given-name" }, given) : null, suffix);
 }
 
 function fuelInWords(text) {

@@ -1,5 +1,6 @@
 // The players' boards: colour, turn order, money, plants with their fuel, cities, power.
 import { PLAYER_COLOURS, RESOURCES, h, markerIcon, playerName } from "./common.js";
+import { seatName } from "./names.js";
 import { plantCard } from "./markets.js";
 
 /**
@@ -80,6 +81,7 @@ export function renderPlayers(container, view, options) {
         h("span", { class: "order", title: "turn order" }, ORDINALS[position]),
         markerIcon(seat, 15),
         h("span", { class: "pname" }, playerName(seat)),
+        seatName(seat) ? h("span", { class: "given-name", title: seatName(seat) }, seatName(seat)) : null,
         h("span", { class: `who${mySeats.has(seat) ? " me" : ""}` }, seatLabel(seat, seats, mySeats)),
         seat === toAct ? h("span", { class: "turn-dot", title: "to act now" }, "●") : null,
         tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null,
