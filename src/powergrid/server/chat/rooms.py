@@ -30,6 +30,8 @@ log = logging.getLogger("powergrid.server")
 Send = Callable[[str], Awaitable[None]]
 #: message ids a room remembers having sent (a notice heard twice sends nothing again)
 REMEMBERED = 500
+#: a socket that takes longer than this to take a chat message is sent no more of them
+SEND_TIMEOUT_S = 10.0
 
 
 class Room:
@@ -42,10 +44,12 @@ class Room:
         self.sent: deque[int] = deque(maxlen=REMEMBERED)
 
     async def broadcast(self, text: str) -> None:
-        for send in list(self.sockets):
-            try:
-                await send(text)
-            except Exception:  # a socket going away: its own task ends it
+        """Send every socket the message at once: a client that does not read holds up only itself."""
+        sockets = list(self.sockets)
+        sent = await asyncio.gather(*(asyncio.wait_for(send(text), SEND_TIMEOUT_S) for send in sockets),
+                                    return_exceptions=True)
+        for send, outcome in zip(sockets, sent, strict=True):
+            if isinstance(outcome, BaseException):  # gone, or not reading: its own task ends it
                 self.sockets.discard(send)
 
 

@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import { analysisPanel } from "./coach.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { PHASE_NAMES, api, describeLine, h, playerChip, toast } from "./common.js";
+import { setSeatNames } from "./names.js";
 import { waitingFor } from "./decisions.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
@@ -201,6 +202,8 @@ async function begin(info) {
   replay.over = Boolean(info.over);
   replay.mapInfo = await api(`/api/maps/${encodeURIComponent(info.map)}`);
   replay.seats = info.seats || [];
+  // the names the players gave: from the game's seats, or a downloaded record's "names"
+  setSeatNames(info.names ? info.names.map((name, seat) => ({ seat, name })) : replay.seats);
   $("game-title").textContent = `Replay · ${info.map === "usa" ? "USA" : info.map[0].toUpperCase() + info.map.slice(1)} · ${info.players} players${info.variant === "first_game" ? " · first game" : ""}`;
   $("replay-controls").hidden = false;
   $("replay-slider").max = String(info.steps);
@@ -232,7 +235,7 @@ async function openRecord(file) {
   try {
     const first = await api("/api/replay", { method: "POST", body: { record: replay.source.record, step: 0, index: true } });
     replay.cache.set(0, first);
-    await begin({ ...first, seats: (record.bots || []).reduce((seats, bot) => { seats[bot.seat] = { kind: "bot", bot: bot.bot }; return seats; }, []) });
+    await begin({ ...first, names: Array.isArray(record.names) ? record.names : null, seats: (record.bots || []).reduce((seats, bot) => { seats[bot.seat] = { kind: "bot", bot: bot.bot }; return seats; }, []) });
   } catch (err) {
     $("replay-error").textContent = err.message;
   }
