@@ -57,6 +57,7 @@ def test_two_seats_name_themselves_chat_and_one_mutes_the_other(server_url, new_
                                ".map((n) => n.textContent).sort().join() === 'Ada,Bea'")
     assert call(server_url, f"/api/games/{gid}")["seats"][0]["name"] == "Ada"
 
+    blue.wait_for_selector("#chat[data-loaded]", state="attached")
     red.click("#chat-switch")
     red.fill("#chat-input", "hello Bea")
     red.press("#chat-input", "Enter")
@@ -161,4 +162,28 @@ def test_my_games_lists_the_games_waiting_for_me_first(server_url, new_page) -> 
     screenshot(page, "my-games")
     page.locator("#mine-list .mine-item").first.locator("a.btn").click()
     page.wait_for_selector("#decision [data-decision]")
+    assert page.script_errors == []
+
+
+def test_chat_on_a_phone_is_a_tab_and_fits_the_screen(server_url, new_page) -> None:
+    from .moves import SIDEWAYS
+
+    gid, tokens = new_table(server_url, seed=14)
+    page = new_page(390, 844)
+    page.goto(f"{server_url}/game/{gid}#seat=0&token={tokens[0]}")
+    page.wait_for_selector(".connection.live")
+    page.wait_for_selector("#chat[data-loaded]", state="attached")  # the history is read: what comes is new
+    call(server_url, f"/api/games/{gid}/chat", {"seat": 1, "phrase": "good_luck"}, tokens[1])
+    page.wait_for_function("() => document.querySelector('#phone-tabs [data-tab=chat]').dataset.unread")
+    page.click("#phone-tabs [data-tab='chat']")
+    page.wait_for_selector("#chat-list .chat-msg:has-text('Good luck!')")
+    page.fill("#chat-input", "thanks, you too")
+    page.click("#chat-send")
+    page.wait_for_selector("#chat-list .chat-msg.mine:has-text('thanks, you too')")
+    assert page.is_visible("#chat-input") and not page.is_visible("#log")
+    wide = page.evaluate(SIDEWAYS)
+    assert wide["scroll"] <= wide["width"], wide
+    screenshot(page, "chat-phone")
+    page.click("#phone-tabs [data-tab='log']")
+    page.wait_for_selector("#log", state="visible")
     assert page.script_errors == []

@@ -39,6 +39,7 @@ export class Chat {
     this.maxChars = 300;
     this.unread = 0;
     this.visible = false;
+    this.loaded = false;
     this.muted = new Set(readMuted()[ctx.gameId] || []);
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite", "aria-label": t("Chat messages") });
     this.mutedBar = h("div", { class: "chat-muted", id: "chat-muted" });
@@ -76,7 +77,10 @@ export class Chat {
       const data = await api(`/api/games/${encodeURIComponent(this.ctx.gameId)}/chat?after=${this.lastId()}`);
       this.on = data.chat !== false;
       if (data.max_chars) this.maxChars = data.max_chars;
-      this.add(data.messages || [], false);
+      // the first load is the history; later ones (after a reconnection) bring messages missed meanwhile
+      this.add(data.messages || [], this.loaded);
+      this.loaded = true;
+      this.ctx.box.dataset.loaded = "";
     } catch (err) {
       // the chat is not worth a toast; the socket brings new messages
     }
