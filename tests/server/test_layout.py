@@ -14,7 +14,7 @@ import powergrid.server
 
 SERVER = Path(powergrid.server.__file__).parent
 #: lowest first; each package may import only itself and those before it
-LAYERS = ["common", "fanout", "storage", "games", "bots", "coach", "api"]
+LAYERS = ["common", "fanout", "storage", "games", "chat", "bots", "coach", "api"]
 
 
 def module_name(path: Path) -> str:

@@ -60,7 +60,7 @@ def test_seat_socket_acts_and_gets_errors(client: TestClient) -> None:
         assert "legal" not in theirs
         ws.send_text("not json")
         assert error_code_ws(ws.receive_json()) == "malformed_request"
-        ws.send_json({"type": "chat", "text": "hi"})
+        ws.send_json({"type": "dance", "text": "hi"})
         assert error_code_ws(ws.receive_json()) == "malformed_request"
         ws.send_json({"type": "action", "action": "open 3 3", "version": 9})
         assert error_code_ws(ws.receive_json()) == "stale_version"

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import powergrid as pg
 
+from ..chat.rooms import ChatRooms
 from ..common import collector
 from ..common.clients import creator_key
 from ..common.errors import ApiError
@@ -33,7 +34,7 @@ from ..games.service import GameService, public_seat
 from ..storage import db
 from ..storage.quotas import GameQuotas
 from ..storage.store import Store
-from . import coach_routes, connections, replays
+from . import coach_routes, connections, replays, social_routes
 from .play_routes import PlayRoutes, action_body, view_body
 from .schemas import CreateGame, PostAction, PostUndo
 from .socket import SocketCounts, serve_socket
@@ -95,11 +96,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sys.setswitchinterval(settings.switch_interval_ms / 1000)
         await service.start()
         app.state.service = service
+        app.state.chat = ChatRooms(store)  # chat messages and seat changes for this process's sockets
+        service.listeners.append(app.state.chat.on_notify)
         app.state.quotas = GameQuotas(engine, settings.limits)
         try:
             yield
         finally:
             connections.close_game_owners()
+            await app.state.chat.stop()
             await service.stop()
             engine.dispose()
 
@@ -224,6 +228,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms,
                 allow_undo=body.allow_undo, map_data=body.map_data)
         await coach_routes.after_create(service_of(request), created["game_id"], body)
+        await social_routes.after_create(service_of(request), created["game_id"], body)
+        created["chat"] = body.chat
         return created
 
     @app.get("/api/games", tags=["games"], response_class=JSONBytes)
@@ -239,9 +245,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                           seats=[public_seat(s) for s in live.row.seats]))
 
     @app.post("/api/games/{game_id}/seats/{seat}/claim", tags=["games"])
-    async def claim_seat(game_id: str, seat: int, request: Request) -> dict[str, Any]:
-        """Take an open seat of a public game (its token, once); seats with links are not open."""
-        return await service_of(request).claim(game_id_checked(game_id), seat)
+    async def claim_seat(game_id: str, seat: int, request: Request,
+                         body: social_routes.ClaimSeat | None = None) -> dict[str, Any]:
+        """Take an open seat of a public game (its token, once), optionally giving the taker's display
+        name; seats with links are not open."""
+        name = social_routes.claim_name(body)
+        return await service_of(request).claim(game_id_checked(game_id), seat, name)
 
     @app.get("/api/games/{game_id}/view", tags=["play"], response_class=JSONBytes, openapi_extra=SEAT_TOKEN)
     async def seat_view(game_id: str, request: Request, seat: Annotated[int, Query()]) -> Response:
@@ -284,11 +293,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     coach_routes.add_coach_routes(app, service_of, bearer,  # hints and analyses
                                   lambda request: creator_key(addresses.of_scope(request.scope)),
                                   settings.limits)
+    social_routes.add_social_routes(app, service_of, bearer,  # names, chat, My games
+                                    lambda request: creator_key(addresses.of_scope(request.scope)))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await serve_socket(service_of(websocket), websocket, game_id, settings, sockets,
-                           addresses.of_scope(websocket.scope), client_rate)
+                           addresses.of_scope(websocket.scope), client_rate, websocket.app.state.chat)
 
     # ------------------------------------------------------------------ the browser client
     app.mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static")
@@ -305,6 +316,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_page(game_id: str) -> Any:
         game_id_checked(game_id)
         return page("game.html")
+
+    @app.get("/mine", include_in_schema=False)
+    async def my_games_page() -> Any:
+        return page("mine.html")
 
     @app.get("/replay", include_in_schema=False)
     @app.get("/replay/{game_id}", include_in_schema=False)

@@ -56,6 +56,7 @@ class CreateGame(BaseModel):
                                                 "null: the server's default with a person seated, 0 without")
     allow_undo: bool = Field(True, description="whether players may take back their last actions until "
                                                "another player acts or new information comes out")
+    chat: bool = Field(True, description="whether the game has a chat (seats and spectators)")
 
 
 class PostAction(BaseModel):

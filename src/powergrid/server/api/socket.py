@@ -6,6 +6,11 @@ A seat's token never travels in the URL (proxies log URLs): connect with ``?seat
 ``{"type": "auth", "token": "..."}`` as the first message, or send an ``Authorization: Bearer``
 header (for programs; browsers cannot). Without ``seat`` the socket watches as a spectator.
 
+Chat: ``{"type": "chat", "text": "..."}`` (or ``"phrase": key``; a spectator adds ``"name"``) posts
+to the game's chat, answered ``{"type": "done", "id", "chat": message id}``; every socket of the
+game is sent ``{"type": "chat", "messages": [...]}`` for each new message and
+``{"type": "seats", "seats": [...]}`` when a seat is taken or named (social_routes.py).
+
 Refusals are ``{"type": "error", "error": {...}}`` messages. A refused connection is then closed
 with 4000 + the HTTP status of the refusal; a message the server will not read at all (binary,
 over the size limit, nested too deeply) closes the socket with the WebSocket code for it (1003,
@@ -27,7 +32,10 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from ..chat import posting
+from ..chat.rooms import ChatRooms
 from ..common.buckets import BucketsByClient, TokenBucket
+from ..common.clients import creator_key
 from ..common.errors import ApiError
 from ..common.limits import RATE_LIMITED, Limits, retry_seconds
 from ..common.metrics import PROCESS_HEADER, BotReplies
@@ -129,7 +137,8 @@ def read_message(message: Mapping[str, Any], max_bytes: int) -> dict[str, Any]:
 
 
 async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settings: Settings,
-                       counts: SocketCounts, client: str, client_rate: BucketsByClient | None = None) -> None:
+                       counts: SocketCounts, client: str, client_rate: BucketsByClient | None = None,
+                       chat: ChatRooms | None = None) -> None:
     if settings.process_header:
         await ws.accept(headers=[(PROCESS_HEADER, str(os.getpid()).encode())])
     else:
@@ -139,13 +148,13 @@ async def serve_socket(service: GameService, ws: WebSocket, game_id: str, settin
                                   CLOSE_BASE + 429, retry_after=5), client, game_id)
         return
     try:
-        await _serve(service, ws, game_id, settings, client, client_rate)
+        await _serve(service, ws, game_id, settings, client, client_rate, chat)
     finally:
         counts.leave(client)
 
 
 async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Settings, client: str,
-                 client_rate: BucketsByClient | None) -> None:
+                 client_rate: BucketsByClient | None, chat: ChatRooms | None = None) -> None:
     limits = settings.limits
     try:
         params = ws.query_params
@@ -176,11 +185,15 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
         return
     pusher = Pusher(ws, live, seat, service.bot_replies)
     sender = asyncio.create_task(pusher.run(wake))
+    if chat is not None:
+        chat.join(live.game_id, pusher.send, [s.name for s in live.row.seats])
     try:
         await _receive(service, ws, live, seat, token, settings, client, pusher, client_rate)
     except WebSocketDisconnect:
         pass
     finally:
+        if chat is not None:
+            chat.leave(live.game_id, pusher.send)
         service.unwatch(live, wake)
         sender.cancel()
         try:
@@ -243,6 +256,11 @@ class Pusher:
             wake.clear()
             await self.catch_up()
 
+    async def send(self, text: str) -> None:
+        """Another message (chat, seats) between the views, never in the middle of sending one."""
+        async with self._lock:
+            await self.ws.send_text(text)
+
     async def catch_up(self) -> None:
         async with self._lock:
             if self.sent < 0:
@@ -287,6 +305,12 @@ async def _receive(service: GameService, ws: WebSocket, live: LiveGame, seat: in
             refused_in_a_row = 0
             data = read_message(message, settings.max_body_bytes)
             ref = _reference(data.get("id"))
+            if data.get("type") == "chat":
+                posted = await posting.post(service, live.game_id, seat=seat, token=token,
+                                            client_key=creator_key(client), text=data.get("text"),
+                                            phrase=data.get("phrase"), name=data.get("name"))
+                await _send(ws, {"type": "done", "id": ref, "chat": posted["id"]})
+                continue
             if data.get("type") != "action":
                 raise ApiError("malformed_request", 'send {"type": "action", "action": "...", "version": N}')
             action, version = data.get("action"), data.get("version")

@@ -22,6 +22,9 @@ STATUS = {
     # taking back (undo.py): the engine's reasons (powergrid.rules.undo); game_over is above
     "undo_off": 403, "nothing_to_undo": 409, "not_your_action": 409, "another_player_acted": 409,
     "new_information": 409,
+    # names and chat (games/names.py, chat/), and the My games page (games/my_games.py)
+    "invalid_name": 422, "chat_empty": 400, "chat_too_long": 400, "chat_off": 403, "chat_rate_limited": 429,
+    "too_many_tokens": 400,
 }
 
 

@@ -60,14 +60,19 @@ class MemoryHub(Hub):
     """One process: the listener is called directly."""
 
 
-#: the "version" announcing that a game's seats changed (a claim: a token was replaced)
+#: the "version" announcing that a game's seats changed (a claim: a token was replaced; a name given)
 SEATS_CHANGED = -1
+#: the "version" announcing a chat message; its entry is ``(message id, "chat")``
+CHAT_POSTED = -2
 
 
 def message(game_id: str, version: int, entry: Entry | None = None) -> str:
-    """``<game> <version>``, ``<game> <version> <seat> <action>`` or ``<game> seats``."""
+    """``<game> <version>``, ``<game> <version> <seat> <action>``, ``<game> seats`` or
+    ``<game> chat <message id>``."""
     if version == SEATS_CHANGED:
         return f"{game_id} seats"
+    if version == CHAT_POSTED:
+        return f"{game_id} chat {entry[0] if entry is not None else 0}"
     return f"{game_id} {version}" if entry is None else f"{game_id} {version} {entry[0]} {entry[1]}"
 
 
@@ -76,6 +81,8 @@ def _parse(payload: str) -> tuple[str, int, Entry | None] | None:
     version, _, rest = rest.partition(" ")
     if version == "seats":
         return game_id, SEATS_CHANGED, None
+    if version == "chat":
+        return (game_id, CHAT_POSTED, (int(rest), "chat")) if rest.isdigit() else None
     if not version.isdigit():
         return None
     seat, _, text = rest.partition(" ")

@@ -14,6 +14,8 @@ def record(live: LiveGame) -> dict[str, Any]:
         "actions": [str(a) for a in state.actions_taken()],
         "bots": [{"seat": s.seat, "bot": s.bot, "seed": s.bot_seed} for s in live.row.seats
                  if s.kind == "bot"],
+        # each seat's display name (null for a bot or a person who gave none)
+        "names": [s.name for s in live.row.seats],
     }
     if state.is_over:
         out["final"] = state.to_dict()

@@ -39,8 +39,9 @@ def any_seat_token(live: LiveGame, token: str | None) -> None:
         raise ApiError("wrong_token", "that token is no seat's of this game")
 
 
-async def claim(store: Store, hub: Hub, live: LiveGame, seat: int) -> dict[str, Any]:
-    """The token of an open seat of a public game, for whoever takes it first (it had none before)."""
+async def claim(store: Store, hub: Hub, live: LiveGame, seat: int, name: str | None = None) -> dict[str, Any]:
+    """The token of an open seat of a public game, for whoever takes it first (it had none before);
+    ``name``: the taker's display name (checked by names.clean_name)."""
     row = check_seat(live, seat)
     if row.kind != "human":
         raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
@@ -50,11 +51,12 @@ async def claim(store: Store, hub: Hub, live: LiveGame, seat: int) -> dict[str, 
         raise ApiError("game_over", "the game is over")
     token = new_token()
     hashed = token_hash(token)
-    if row.claimed or not await asyncio.to_thread(store.claim_seat, live.game_id, seat, hashed):
+    if row.claimed or not await asyncio.to_thread(store.claim_seat, live.game_id, seat, hashed, name):
         row.claimed = True
         raise ApiError("seat_taken", f"seat {seat} has been taken")
     row.claimed = True
     row.token_hash = hashed
+    row.name = name
     await hub.publish(live.game_id, SEATS_CHANGED)  # other processes learn the seat's token
     return {"seat": seat, "token": token, "link": seat_link(live.game_id, seat, token)}
 
@@ -70,4 +72,5 @@ def public_seat(row: SeatRow) -> dict[str, Any]:
         out["bot"] = row.bot
     else:
         out["open"] = row.open
+        out["name"] = row.name
     return out

@@ -30,7 +30,7 @@ from ..common.errors import ApiError
 from ..common.metrics import BotReplies, CollectorPauses, LoopLag
 from ..common.settings import Settings
 from ..common.tokens import new_game_id, new_token, token_hash
-from ..fanout.pubsub import SEATS_CHANGED, Entry, Hub
+from ..fanout.pubsub import CHAT_POSTED, SEATS_CHANGED, Entry, Hub, Listener
 from ..storage.group_commit import GroupCommit
 from ..storage.jobs import JobQueue
 from ..storage.store import GameRow, Move, SeatRow, Store
@@ -65,6 +65,8 @@ class GameService:
         self.collector_pauses = CollectorPauses()
         self.bot_replies = BotReplies()
         self.closing = False
+        #: also told of every notice (the chat's rooms: chat messages and seat changes for their sockets)
+        self.listeners: list[Listener] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -237,11 +239,11 @@ class GameService:
     async def any_seat_token(self, live: LiveGame, token: str | None) -> None:
         seats.any_seat_token(live, token)
 
-    async def claim(self, game_id: str, seat: int) -> dict[str, Any]:
+    async def claim(self, game_id: str, seat: int, name: str | None = None) -> dict[str, Any]:
         live = await self.fresh(game_id)
         self._lobby = None
         async with live.lock:  # a seats reload from an earlier notice must not undo the new token
-            return await seats.claim(self.store, self.hub, live, seat)
+            return await seats.claim(self.store, self.hub, live, seat, name)
 
     # ------------------------------------------------------------------ acting
     async def act(self, game_id: str, seat: int, token: str | None, text: str,
@@ -289,6 +291,10 @@ class GameService:
         """A process (maybe this one, maybe a bot worker) appended action ``version`` to ``game_id``
         (or changed its seats). Only games watched here are brought up to date at once; the others
         catch up when next asked for, so a process does not replay every game's actions."""
+        for listener in self.listeners:
+            listener(game_id, version, entry)
+        if version == CHAT_POSTED:
+            return
         self._lobby = None if version == SEATS_CHANGED else self._lobby
         live = self.cache.get(game_id)
         if live is None:

@@ -71,6 +71,8 @@ seats = Table(
     Column("claimed", Boolean, nullable=False),
     #: a seat of a public game that anyone may take (it has no token until taken)
     Column("open", Boolean, nullable=False, default=False),
+    #: the display name its person gave (1-24 characters, games/names.py); null: shown by colour
+    Column("name", String(64), nullable=True),
     PrimaryKeyConstraint("game_id", "seat"),
 )
 

@@ -107,6 +107,8 @@ class SeatRow:
     claimed: bool
     #: a public game's seat that anyone may take (no token until taken)
     open: bool = False
+    #: the display name its person gave (games/names.py); None: shown by colour alone
+    name: str | None = None
 
 
 @dataclass
@@ -162,7 +164,8 @@ class Store:
                 bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, updated_at=time.time()))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
-                 "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open} for s in seat_rows])
+                 "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open, "name": s.name}
+                for s in seat_rows])
             if first_job is not None:
                 jobs.enqueue(conn, first_job)
         if first_job is not None:
@@ -237,14 +240,14 @@ class Store:
             conn.execute(delete(n).where(n.c.at < time.time() - older_than_s, n.c.id < newest))
 
     # ------------------------------------------------------------------ seats
-    def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
-        """Give an open, unclaimed seat its token; False if it was taken meanwhile."""
+    def claim_seat(self, game_id: str, seat: int, token_hash: str, name: str | None = None) -> bool:
+        """Give an open, unclaimed seat its token (and its person's name); False if it was taken meanwhile."""
         s = db.seats
         with self.engine.begin() as conn:
             result = conn.execute(update(s).where(
                 s.c.game_id == game_id, s.c.seat == seat, s.c.kind == "human", s.c.open.is_(True),
                 s.c.claimed.is_(False))
-                .values(token_hash=token_hash, claimed=True))
+                .values(token_hash=token_hash, claimed=True, name=name))
             self._notify(conn, f"{game_id} seats")  # the other processes drop the old token
         self.ring(NOTICES)
         return result.rowcount == 1
@@ -253,8 +256,21 @@ class Store:
         s = db.seats
         with self.engine.connect() as conn:
             rows = conn.execute(select(s).where(s.c.game_id == game_id).order_by(s.c.seat)).all()
-        return [SeatRow(r.seat, r.kind, r.bot, r.bot_seed, r.token_hash, bool(r.claimed), bool(r.open))
-                for r in rows]
+        return [SeatRow(r.seat, r.kind, r.bot, r.bot_seed, r.token_hash, bool(r.claimed), bool(r.open),
+                        r.name) for r in rows]
+
+    def set_seat_name(self, game_id: str, seat: int, name: str) -> None:
+        """A human seat's display name (the other processes reload the seats)."""
+        s = db.seats
+        with self.engine.begin() as conn:
+            conn.execute(update(s).where(s.c.game_id == game_id, s.c.seat == seat, s.c.kind == "human")
+                         .values(name=name))
+            self._notify(conn, f"{game_id} seats")
+        self.ring(NOTICES)
+
+    def notify(self, conn: Any, payload: str) -> None:
+        """Tell the other processes ``payload`` (a pubsub message) when ``conn``'s transaction commits."""
+        self._notify(conn, payload)
 
     def _notify(self, conn: Any, payload: str) -> None:
         if self.notify_channel:
@@ -475,7 +491,7 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
         created = created.replace(tzinfo=UTC)
     return GameRow(
         game_id=row.id, created_at=created, config=json.loads(row.config),
-        seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed), bool(s.open))
+        seats=[SeatRow(s.seat, s.kind, s.bot, s.bot_seed, s.token_hash, bool(s.claimed), bool(s.open), s.name)
                for s in seat_rows],
         version=row.version, status=row.status, round=row.round, public=bool(row.public),
         seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0,

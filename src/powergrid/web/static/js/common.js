@@ -1,5 +1,6 @@
 // Shared helpers: DOM building, the HTTP API, seat tokens kept in this browser, game facts.
 import { errorText, language, listOf, pt, t, tn, withNodes } from "./i18n.js";
+import { seatName } from "./names.js";
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -292,10 +293,11 @@ export function markerIcon(seat, size = 14) {
     playerMarker(seat, r));
 }
 
-/** A small chip naming a player: their marker (shape, colour, initial) and name. */
+/** A small chip naming a player: their marker (shape, colour, initial), colour and the name they gave. */
 export function playerChip(seat, suffix = "") {
+  const given = seatName(seat);
   return h("span", { class: "pchip", style: `--pc:${PLAYER_COLOURS[seat]}`, "data-seat": seat },
-    markerIcon(seat, 14), playerName(seat) + suffix);
+    markerIcon(seat, 14), playerName(seat), given ? h("span", { class: "given-name" }, given) : null, suffix);
 }
 
 export { elektro } from "./i18n.js";

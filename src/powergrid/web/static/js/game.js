@@ -13,6 +13,7 @@ import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
+import { setUpSocial } from "./social.js";
 import { renderStakes } from "./stakes.js";
 import { drawUndo, setUpUndo, undoLine } from "./undo.js";
 
@@ -81,6 +82,9 @@ async function start() {
   $("game-title").textContent = gameTitle(mapName(game.mapInfo.name || map), info.state.players.length, info.state.config.variant);
   if (info.seeded) $("game-title").append(" ", h("span", { class: "status-badge status-seeded", title: t("The creator chose this game's seed (which fixes the deck order).") }, t("seeded")));
   document.title = t("Power Grid — {map}", { map: mapName(map) });
+  // names, chat, the settings menu and the your-turn alerts (social.js)
+  game.social = setUpSocial({ game, gameId, redraw: () => { if (game.message) accept(game.message, null, true); } });
+  game.social.alerts.setTitle(document.title);
   game.board = new Board($("board"), game.mapInfo, { onCityClick: (name) => game.cityHandler && game.cityHandler(name) });
   game.board.setRegions(info.state.regions);
   $("replay-link").href = `/replay/${encodeURIComponent(gameId)}`;
@@ -133,6 +137,7 @@ function connect() {
   game.socketLive = false;
   socket.onopen = () => {
     if (token) socket.send(JSON.stringify({ type: "auth", token }));
+    game.social.connected();  // chat written while the socket was away (or before this page)
     game.retry = 0;
     setConnection("live");
   };
@@ -144,6 +149,7 @@ function connect() {
       return;
     }
     if (game.socket !== socket) return;
+    if (game.social.onSocket(data)) return;
     if (data.type === "state") {
       game.socketLive = true;
       accept(data, data.last);
@@ -227,6 +233,7 @@ function accept(message, last, force = false) {
   game.version = message.version;
   if (message.seats) game.seats = message.seats;
   game.message = message;
+  game.social.viewed(message);
   draw();
   if (newer && before) showChanges(changesBetween(before, message.state), game.board);
   if (newer && message.last && message.last.action === "undo") noteUndo(message.last);

@@ -4,6 +4,7 @@ import {
   PLAYER_COLOURS, absoluteLink, api, botName, copyText, forgetSeat, gameTitle, gamesHeld, h, mapName, playerChip, playerName, regionName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
 import { formatNumber, pt, setUpLanguage, t, tn, withNodes } from "./i18n.js";
+import { cleanName, rememberName, rememberedName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -178,6 +179,16 @@ function drawSeats() {
   }), h("div", { class: "region-note" }, t("The seating order is drawn at random when the game starts.")));
 }
 
+/** The name typed in the form, remembered for the seats this browser takes; false if refused. */
+function keepName() {
+  const field = $("player_name");
+  if (!field || !field.value.trim()) return true;
+  const name = cleanName(field.value);
+  if (!name) return false;
+  rememberName(name);
+  return true;
+}
+
 async function loadMap() {
   if (!form.mapInfo[form.map]) form.mapInfo[form.map] = await api(`/api/maps/${encodeURIComponent(form.map)}`);
 }
@@ -203,6 +214,11 @@ async function create() {
   const hints = $("hints") ? $("hints").value : "auto";
   if (hints !== "auto") body.hints = hints === "on";
   if ($("allow_undo") && !$("allow_undo").checked) body.allow_undo = false;  // on unless turned off
+  if ($("chat_on") && !$("chat_on").checked) body.chat = false;
+  if (!keepName()) {
+    error.textContent = t("A name has 1 to 24 characters, without control characters.");
+    return;
+  }
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
@@ -300,14 +316,16 @@ async function refreshGames() {
           : t("standard · round {round}", { round: game.round || 1 })),
         h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? t("{bot} bot", { bot: botName(seat.bot) }) : seat.claimed ? t("taken") : seat.open ? t("anyone may join") : t("waiting for its link to be used") },
           h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
-          seat.kind === "bot" ? botName(seat.bot) : held[seat.seat] ? t("you") : seat.claimed ? t("human") : seat.open ? pt("seat", "open") : t("invited"))))),
+          seat.kind === "bot" ? botName(seat.bot) : held[seat.seat] ? t("you") : seat.claimed ? t("human") : seat.open ? pt("seat", "open") : t("invited"),
+          seat.name ? h("span", { class: "given-name" }, seat.name) : null)))),
       h("div", { class: "buttons", style: "margin:0" }, ...actions));
   }));
 }
 
 async function claim(gameId, seat) {
   try {
-    const reply = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, { method: "POST", body: {} });
+    const name = rememberedName();  // the game page asks for one if none was given before
+    const reply = await api(`/api/games/${encodeURIComponent(gameId)}/seats/${seat}/claim`, { method: "POST", body: name ? { name } : {} });
     rememberSeat(gameId, reply.seat, reply.token);
     window.location.href = reply.link;
   } catch (err) {
@@ -347,6 +365,7 @@ async function start() {
   resizeSeats();
   await loadMap();
   drawForm();
+  if ($("player_name")) $("player_name").value = rememberedName();
   $("create").addEventListener("click", create);
   $("refresh").addEventListener("click", refreshGames);
   $("join").addEventListener("click", joinByLink);

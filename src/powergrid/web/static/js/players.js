@@ -1,6 +1,7 @@
 // The players' boards: colour, turn order, money, plants with their fuel, cities, power.
 import { PLAYER_COLOURS, RESOURCES, botName, h, markerIcon, playerName } from "./common.js";
 import { formatNumber, pt, t, tn, withNodes } from "./i18n.js";
+import { seatName } from "./names.js";
 import { plantCard } from "./markets.js";
 
 /**
@@ -81,6 +82,7 @@ export function renderPlayers(container, view, options) {
         h("span", { class: "order", title: t("turn order") }, ordinal(position)),
         markerIcon(seat, 15),
         h("span", { class: "pname" }, playerName(seat)),
+        seatName(seat) ? h("span", { class: "given-name", title: seatName(seat) }, seatName(seat)) : null,
         h("span", { class: `who${mySeats.has(seat) ? " me" : ""}` }, seatLabel(seat, seats, mySeats)),
         seat === toAct ? h("span", { class: "turn-dot", title: t("to act now") }, "●") : null,
         tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null,

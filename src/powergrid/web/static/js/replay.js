@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import { analysisPanel } from "./coach.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { api, gameTitle, h, mapName, phaseName, phaseWord, playerChip, roundPills, toast, winnersLine } from "./common.js";
+import { setSeatNames } from "./names.js";
 import { waitingFor } from "./decisions.js";
 import { setUpLanguage, t, withNodes } from "./i18n.js";
 import { actionNodes, logItem } from "./log.js";
@@ -207,6 +208,8 @@ async function begin(info) {
   replay.over = Boolean(info.over);
   replay.mapInfo = await api(`/api/maps/${encodeURIComponent(info.map)}`);
   replay.seats = info.seats || [];
+  // the names the players gave: from the game's seats, or a downloaded record's "names"
+  setSeatNames(info.names ? info.names.map((name, seat) => ({ seat, name })) : replay.seats);
   $("game-title").textContent = t("Replay · {game}", { game: gameTitle(mapName(info.map), info.players, info.variant) });
   $("replay-controls").hidden = false;
   $("replay-slider").max = String(info.steps);
@@ -238,7 +241,7 @@ async function openRecord(file) {
   try {
     const first = await api("/api/replay", { method: "POST", body: { record: replay.source.record, step: 0, index: true } });
     replay.cache.set(0, first);
-    await begin({ ...first, seats: (record.bots || []).reduce((seats, bot) => { seats[bot.seat] = { kind: "bot", bot: bot.bot }; return seats; }, []) });
+    await begin({ ...first, names: Array.isArray(record.names) ? record.names : null, seats: (record.bots || []).reduce((seats, bot) => { seats[bot.seat] = { kind: "bot", bot: bot.bot }; return seats; }, []) });
   } catch (err) {
     $("replay-error").textContent = err.message;
   }
