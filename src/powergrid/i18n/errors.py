@@ -47,6 +47,12 @@ ERRORS: dict[str, str] = {
     "not_your_action": N_("The last action is not yours to take back."),
     "another_player_acted": N_("Another player has acted since: it cannot be taken back."),
     "new_information": N_("Something new was revealed since: it cannot be taken back."),
+    "invalid_name": N_("A name has 1 to 24 characters, without control characters."),
+    "chat_empty": N_("The message is empty."),
+    "chat_too_long": N_("That message is too long."),
+    "chat_rate_limited": N_("Slow down: too many messages at once. Try again in a few seconds."),
+    "chat_off": N_("The game's creator turned chat off."),
+    "too_many_tokens": N_("Too many seats asked about at once."),
     "internal_error": N_("The server failed; nothing was changed."),
 }
 
