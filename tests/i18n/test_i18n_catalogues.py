@@ -103,8 +103,18 @@ def test_the_json_files_follow_the_contract() -> None:
     polish = browser("pl")
     assert polish["messages"]["action\u0004pass"] == "pas"  # a message with a context
     assert polish["errors"]["not_your_turn"] == "To nie twoja kolej."
-    assert polish["errors"]["seat_taken"] == ERRORS["seat_taken"]  # not translated yet: English
-    assert "Step 3 began" not in browser("de")["messages"]  # untranslated entries are left out
+
+    # untranslated entries are left out (the browser shows the English), errors fall back to English
+    from babel.messages.catalog import Catalog
+
+    partial = Catalog(locale="pl")
+    partial.add("Step 3 began", "Rozpoczął się etap 3")
+    partial.add("Round {round}", "")
+    partial.add(ERRORS["not_your_turn"], "To nie twoja kolej.")
+    data = build.browser_messages("pl", partial)
+    assert data["messages"] == {"Step 3 began": "Rozpoczął się etap 3"}
+    assert data["errors"]["not_your_turn"] == "To nie twoja kolej."
+    assert data["errors"]["seat_taken"] == ERRORS["seat_taken"]
 
 
 # ------------------------------------------------------------------ named errors
