@@ -623,7 +623,7 @@ function showEnd(force) {
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", {}, t("Powered")), h("th", {}, t("Money")),
           h("th", {}, t("Cities")), h("th", {}, t("Plants")))),
         h("tbody", {}, ...rows.map((row, i) => h("tr", { class: winners.includes(row.seat) ? "winner" : "", "data-seat": row.seat },
-          h("td", {}, formatNumber(i + 1)), h("td", {}, playerChip(row.seat, game.held[row.seat] ? ` ${t("(you)")}` : "")),
+          h("td", {}, formatNumber(i + 1)), h("td", {}, playerChip(row.seat, game.held[row.seat] ? " " + t("(you)") : "")),
           h("td", {}, h("b", {}, formatNumber(row.powered))), h("td", {}, elektro(row.money)), h("td", {}, formatNumber(row.cities.length)),
           h("td", {}, listOf(row.plants.map(String), "unit").join("")))))),
       h("div", { class: "charts" },
