@@ -112,7 +112,8 @@ def test_the_json_files_follow_the_contract() -> None:
     partial.add("Round {round}", "")
     partial.add(ERRORS["not_your_turn"], "To nie twoja kolej.")
     data = build.browser_messages("pl", partial)
-    assert data["messages"] == {"Step 3 began": "Rozpoczął się etap 3", ERRORS["not_your_turn"]: "To nie twoja kolej."}
+    assert data["messages"] == {"Step 3 began": "Rozpoczął się etap 3",
+                                ERRORS["not_your_turn"]: "To nie twoja kolej."}
     assert data["errors"]["not_your_turn"] == "To nie twoja kolej."
     assert data["errors"]["seat_taken"] == ERRORS["seat_taken"]
 
