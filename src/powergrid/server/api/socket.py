@@ -176,11 +176,15 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
         return
     pusher = Pusher(ws, live, seat, service.bot_replies)
     sender = asyncio.create_task(pusher.run(wake))
+    if seat is not None:
+        service.absences.presence.connected(live, seat)  # a live clock's absent player (absence.py)
     try:
         await _receive(service, ws, live, seat, token, settings, client, pusher, client_rate)
     except WebSocketDisconnect:
         pass
     finally:
+        if seat is not None:
+            service.absences.presence.disconnected(live, seat)
         service.unwatch(live, wake)
         sender.cancel()
         try:

@@ -22,6 +22,8 @@ STATUS = {
     # taking back (undo.py): the engine's reasons (powergrid.rules.undo); game_over is above
     "undo_off": 403, "nothing_to_undo": 409, "not_your_action": 409, "another_player_acted": 409,
     "new_information": 409,
+    # absent players (games/absence.py): a stand-in bot plays the seat / the person holds it
+    "seat_taken_over": 409, "seat_not_taken_over": 409,
 }
 
 
