@@ -234,7 +234,8 @@ class Clocks:
 
     def public(self) -> dict[str, Any]:
         """What every seat is shown (a frame's ``clocks``): the control, each seat's time left as of
-        ``at`` and, for the running seat, its deadline; who holds each seat."""
+        ``at`` and, for the running seat, its deadline; who holds each seat; the notices so far
+        ([version, seat, entry, at])."""
         running = self.running
         seats = []
         for seat in range(len(self.stand_ins)):
@@ -247,7 +248,8 @@ class Clocks:
             seats.append(item)
         deadline = self.deadline()
         return {**self.control.to_dict(), "stand_in_bot": self.bot, "at": self.at, "running": running,
-                "deadline": deadline, "abandoned": self.abandoned, "seats": seats}
+                "deadline": deadline, "abandoned": self.abandoned, "seats": seats,
+                "notices": [list(n) for n in self.notices]}
 
 
 def settings(control: TimeControl, stand_in: str, started_at: float, first: int | None) -> dict[str, Any]:

@@ -3,6 +3,7 @@ import { Board } from "./board.js";
 import {
   PLAYER_COLOURS, absoluteLink, api, copyText, forgetSeat, gamesHeld, h, playerChip, playerName, rememberSeat, seatsHeld, toast,
 } from "./common.js";
+import { clockBadge, clockRequest, setUpClockForm } from "./clocks.js";
 
 const $ = (id) => document.getElementById(id);
 const BOT_WORDS = {
@@ -194,6 +195,7 @@ async function create() {
   const hints = $("hints") ? $("hints").value : "auto";
   if (hints !== "auto") body.hints = hints === "on";
   if ($("allow_undo") && !$("allow_undo").checked) body.allow_undo = false;  // on unless turned off
+  Object.assign(body, clockRequest());
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
@@ -285,6 +287,7 @@ async function refreshGames() {
         h("span", { class: `status-badge status-${game.status}` }, game.status), " ",
         h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? "anyone may take an open seat" : "joined only by seat links" }, game.public ? "public" : "private"), " ",
         game.seeded ? h("span", { class: "status-badge status-seeded", title: "the creator chose the seed" }, "seeded") : "",
+        clockBadge(game.time_control), " ",
         h("div", { class: "meta" }, `${game.variant === "first_game" ? "first game" : "standard"} · round ${game.round || 1}`),
         h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? `${seat.bot} bot` : seat.claimed ? "taken" : seat.open ? "anyone may join" : "waiting for its link to be used" },
           h("i", { class: "pdot", style: `--pc:${PLAYER_COLOURS[seat.seat]}` }),
@@ -335,6 +338,7 @@ async function start() {
   resizeSeats();
   await loadMap();
   drawForm();
+  setUpClockForm(form.bots);
   $("create").addEventListener("click", create);
   $("refresh").addEventListener("click", refreshGames);
   $("join").addEventListener("click", joinByLink);
