@@ -377,3 +377,33 @@ def test_bad_clock_requests_are_refused_by_name(timed: Settings) -> None:
         assert client.get("/api/clock").json()["now"] == timed.clock.now()
         lobby = client.get("/api/games").json()["games"]
         assert lobby[0]["time_control"] == {"kind": "live", "bank_s": 60.0, "increment_s": 5.0}
+
+
+DECISIONS = {"opener": lambda v: any(a.startswith("open") for a in v["legal"]),
+             "bidder": lambda v: any(a.startswith("bid") for a in v["legal"]),
+             "resources": lambda v: v["state"]["phase"] == 3, "build": lambda v: v["state"]["phase"] == 4,
+             "power": lambda v: v["state"]["phase"] == 5}
+
+
+@pytest.mark.parametrize("decision", list(DECISIONS))
+def test_a_time_out_in_each_kind_of_decision_hands_it_to_the_stand_in(
+        app_and_worker: TestClient, timed: Settings, decision: str) -> None:
+    client = app_and_worker
+    table = new_table(client, timed, 2)
+    for _ in range(300):
+        seat = table.public()["to_act"]
+        if DECISIONS[decision](table.view(seat)):
+            break
+        table.act()
+    else:
+        raise AssertionError(f"no {decision} decision came")
+    version = table.public()["version"]
+    timed.clock.advance(table.clocks()["seats"][seat]["left_s"])  # to the deadline
+    deadlines_due(timed)
+    wait_for(lambda: len(log_of(timed, table.gid)) > version + 1)  # the notice, then the stand-in's move
+    log = log_of(timed, table.gid)
+    assert log[version] == (version + 1, seat, "@stand-in time")
+    assert log[version + 1][1] == seat and not log[version + 1][2].startswith("@")
+    r = table.seat_call("return", seat)
+    assert r.status_code == 200, r.text
+    assert r.json()["clocks"]["seats"][seat]["stand_in"] is None
