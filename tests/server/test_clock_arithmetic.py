@@ -42,6 +42,9 @@ def test_taking_an_action_back_takes_its_increment_back() -> None:
     c = c.after(0, "undo", T0 + 12, 0)
     assert c.bank[0] == 480 - 12  # the increment of the action taken back is gone
     assert c.running == 0
+    # taken back after the turn passed on: the increment goes all the same (no time is won by it)
+    c = c.after(0, "bid 4", T0 + 14, 1).after(0, "undo", T0 + 15, 0)
+    assert c.bank[0] == 480 - 14 and c.bank[1] == 479
 
 
 def test_a_bot_seat_has_no_clock_and_an_unknown_time_passes_no_time() -> None:

@@ -23,6 +23,7 @@ too: the stand-ins are part of the same record, and they stop and restart clocks
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 NONE, LIVE, CORRESPONDENCE = "none", "live", "correspondence"
@@ -215,10 +216,12 @@ class Clocks:
                 stand_ins[seat] = None
                 if control.kind == LIVE:
                     bank[seat] = max(bank[seat], min(RETURN_FLOOR_S, control.bank_s))
+        elif control.kind == LIVE and entry == "undo":
+            # taking an action back returns the increment it earned (whoever is to act meanwhile)
+            if seat in self.humans and stand_ins[seat] is None:
+                bank[seat] = max(0.0, bank[seat] - control.increment_s)
         elif control.kind == LIVE and seat == running:
-            # an action by the seat to act earns the increment; taking one back returns it
-            bank[seat] = max(0.0, bank[seat] - control.increment_s) if entry == "undo" \
-                else bank[seat] + control.increment_s
+            bank[seat] += control.increment_s  # an action by the seat to act earns the increment
         following = replace(self, version=self.version + 1, at=at, to_act=to_act, bank=tuple(bank),
                             stand_ins=tuple(stand_ins), abandoned=abandoned, notices=notices,
                             spent=tuple(spent))
@@ -233,6 +236,10 @@ class Clocks:
         return replace(following, since=since, vacation=tuple(vacation))
 
     def public(self) -> dict[str, Any]:
+        return self.shown
+
+    @cached_property
+    def shown(self) -> dict[str, Any]:
         """What every seat is shown (a frame's ``clocks``): the control, each seat's time left as of
         ``at`` and, for the running seat, its deadline; who holds each seat; the notices so far
         ([version, seat, entry, at])."""
