@@ -45,7 +45,7 @@ def test_a_watching_process_applies_announced_actions_without_reading_the_log(se
         tokens = {s["seat"]: s["token"] for s in game["seats"]}
         store = two.app.state.service.store  # type: ignore[attr-defined]
         reads: list[int] = []
-        read_log = store.actions_after
+        read_log = store.entries_after  # the log as the cache reads it (with the entries' times)
         with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
             ws.send_json({"type": "auth", "token": tokens[0]})
             current = next_state(ws, 0)
@@ -54,7 +54,7 @@ def test_a_watching_process_applies_announced_actions_without_reading_the_log(se
                 reads.append(seq)
                 return read_log(game_id, seq, upto)
 
-            store.actions_after = counted
+            store.entries_after = counted
             rng = random.Random(4)
             for _ in range(12):
                 seat = current["to_act"]

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from powergrid.server import Settings, create_app
 from powergrid.server.api.play_routes import PlayRoutes
+from powergrid.server.common.clock import ManualClock
 from powergrid.server.common.limits import Limits
 
 from .conftest import auth
@@ -83,8 +84,10 @@ def session(client: TestClient) -> list[tuple[int, Any]]:
 @pytest.fixture
 def plain_settings(tmp_path: Any) -> tuple[Settings, Settings]:
     def make(name: str) -> Settings:
+        # the same clock in both: the views carry the server's times of the entries (clocks)
         return Settings(database_url=f"sqlite:///{tmp_path}/{name}.db", redis_url=None, bot_pace_ms=0,
-                        poll_ms=10, idle_expiry_hours=0, limits=Limits(requests_per_second=0))
+                        poll_ms=10, idle_expiry_hours=0, limits=Limits(requests_per_second=0),
+                        clock=ManualClock(1_800_000_000.0))
     return make("fast"), make("fastapi")
 
 

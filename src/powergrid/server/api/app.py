@@ -34,7 +34,7 @@ from ..games.service import GameService, public_seat
 from ..storage import db
 from ..storage.quotas import GameQuotas
 from ..storage.store import Store
-from . import coach_routes, connections, replays, social_routes
+from . import absence_routes, coach_routes, connections, replays, social_routes
 from .play_routes import PlayRoutes, action_body, view_body
 from .schemas import CreateGame, PostAction, PostUndo
 from .socket import SocketCounts, serve_socket
@@ -226,7 +226,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             created = await service_of(request).create_game(
                 body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
                 open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms,
-                allow_undo=body.allow_undo, map_data=body.map_data)
+                allow_undo=body.allow_undo, map_data=body.map_data,
+                time_control=absence_routes.time_control_of(body), stand_in=body.stand_in)
         await coach_routes.after_create(service_of(request), created["game_id"], body)
         await social_routes.after_create(service_of(request), created["game_id"], body)
         created["chat"] = body.chat
@@ -282,7 +283,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """
         service = service_of(request)
         live = await service.fresh(game_id_checked(game_id))
-        if not live.state.is_over:
+        if not service.ended(live):  # over, or abandoned
             raise ApiError("game_not_over", "the record (with the seed, which fixes the deck order) is "
                                             "given out when the game is over")
         record = service.record(live)
@@ -290,6 +291,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return record
 
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
+    app.include_router(absence_routes.router)  # Leave, taking a seat back, the server's time
     coach_routes.add_coach_routes(app, service_of, bearer,  # hints and analyses
                                   lambda request: creator_key(addresses.of_scope(request.scope)),
                                   settings.limits)

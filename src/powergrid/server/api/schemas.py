@@ -32,6 +32,23 @@ class SeatSpec(BaseModel):
         return self
 
 
+class TimeControlSpec(BaseModel):
+    """A game's clock (games/clocks.py): none, live (a bank per player plus an increment per
+    action) or correspondence (a deadline per turn plus a vacation allowance per player)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["none", "live", "correspondence"] = "none"
+    bank_s: float | None = Field(None, description="live: each player's time in seconds (10 to 14400; "
+                                                   "default 480)")
+    increment_s: float | None = Field(None, description="live: seconds added for each action (0 to 600; "
+                                                        "default 15)")
+    turn_s: float | None = Field(None, description="correspondence: seconds for each turn (60 to 14 days; "
+                                                   "default 86400)")
+    vacation_s: float | None = Field(None, description="correspondence: each player's vacation allowance in "
+                                                       "seconds, drawn when a turn runs over (0 to 60 days; "
+                                                       "default 7 days)")
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     map: str = Field("germany", max_length=64, description="germany or usa")
@@ -57,6 +74,10 @@ class CreateGame(BaseModel):
     allow_undo: bool = Field(True, description="whether players may take back their last actions until "
                                                "another player acts or new information comes out")
     chat: bool = Field(True, description="whether the game has a chat (seats and spectators)")
+    time_control: TimeControlSpec | None = Field(None, description="the players' clocks; null: none")
+    stand_in: str | None = Field(None, max_length=64,
+                                 description="the bot that plays a seat whose person left, ran out of "
+                                             "time or (live clocks) lost their connection; default heuristic")
 
 
 class PostAction(BaseModel):
@@ -65,6 +86,11 @@ class PostAction(BaseModel):
     action: str = Field(max_length=300, description="action notation, e.g. 'bid 16' or 'build Köln'")
     version: int | None = Field(None, ge=0, lt=MAX_VERSION,
                                 description="the version the client saw; a stale one is refused")
+
+
+class PostSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int = Field(ge=0, lt=MAX_SEATS, description="the seat, 0 to players - 1")
 
 
 class PostUndo(BaseModel):

@@ -187,6 +187,8 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
     sender = asyncio.create_task(pusher.run(wake))
     if chat is not None:
         chat.join(live.game_id, pusher.send, [s.name for s in live.row.seats])
+    if seat is not None:
+        service.absences.presence.connected(live, seat)  # a live clock's absent player (absence.py)
     try:
         await _receive(service, ws, live, seat, token, settings, client, pusher, client_rate)
     except WebSocketDisconnect:
@@ -194,6 +196,8 @@ async def _serve(service: GameService, ws: WebSocket, game_id: str, settings: Se
     finally:
         if chat is not None:
             chat.leave(live.game_id, pusher.send)
+        if seat is not None:
+            service.absences.presence.disconnected(live, seat)
         service.unwatch(live, wake)
         sender.cancel()
         try:

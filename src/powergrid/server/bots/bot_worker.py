@@ -33,15 +33,15 @@ from ..common import collector
 from ..common.settings import DEFAULT_DATABASE_URL, Settings
 from ..fanout.doorbell import JOBS, Bells
 from ..fanout.pubsub import CHANNEL, message
-from ..games import snapshots
-from ..games.append import next_frame, status_of
+from ..games import absence, snapshots
+from ..games.append import next_frame
 from ..games.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from ..games.cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
 from ..games.frames import FRAMES_KEPT, Frame
 from ..storage import db
 from ..storage.job_notices import JobNotices
 from ..storage.jobs import QUICK, SEARCH, Job, JobQueue
-from ..storage.store import GameRow, Move, Store
+from ..storage.store import Entry, GameRow, Move, Store
 
 log = logging.getLogger("powergrid.bots")
 
@@ -175,6 +175,10 @@ class BotWorker:
 
     def play_turns(self, claimed: list[Job]) -> None:
         """Several quick bot turns (of different games): decided one by one, appended in one commit."""
+        for job in claimed:
+            if job.kind != BOT_TURN:  # another kind of quick job (a deadline): done on its own
+                self.work(job)
+        claimed = [job for job in claimed if job.kind == BOT_TURN]
         turns: list[Turn] = []
         caught_up = self.catch_up([job.game_id for job in claimed if job.game_id is not None])
         for job in claimed:
@@ -212,7 +216,7 @@ class BotWorker:
         ones it did (a game it fails on is dropped, to be loaded again)."""
         held = {game_id: self.games[game_id][1][-1].version for game_id in game_ids if game_id in self.games}
         try:
-            entries = self.store.actions_after_each(held)
+            entries = self.store.entries_after_each(held)
         except Exception:  # each game is caught up on its own instead (and a failure reported there)
             log.exception("worker %s: catching up %d games failed", self.name, len(held))
             return set()
@@ -243,14 +247,15 @@ class BotWorker:
             self.games.move_to_end(game_id)
             frames = found[1]
             if not caught_up:
-                self._follow(found, self.store.actions_after(game_id, frames[-1].version))
+                self._follow(found, self.store.entries_after(game_id, frames[-1].version))
         return found
 
-    def _follow(self, game: tuple[GameRow, deque[Frame]], entries: list[tuple[int, int, str]]) -> None:
-        """Apply log entries (seq, seat, action or ``undo``) after the game's newest frame."""
+    def _follow(self, game: tuple[GameRow, deque[Frame]], entries: list[Entry]) -> None:
+        """Apply log entries (seq, seat, action, ``undo`` or a notice, time, to act) after the
+        game's newest frame."""
         row, frames = game
-        for _seq, seat, text in entries:
-            frames.append(snapshots.follow(self.store, row, frames, seat, text))
+        for _seq, seat, text, at, _to_act in entries:
+            frames.append(snapshots.follow(self.store, row, frames, seat, text, at))
 
     def announce(self, game_id: str, version: int, seat: int, action: str) -> None:
         """Tell the web processes (PostgreSQL NOTIFY and SQLite notices are sent by the append)."""
@@ -268,13 +273,14 @@ class Turn:
     new: Frame
     seat: int
     action: str
+    #: the server clock's time of the move (its stored time: the clocks are computed from it)
+    at: float | None = None
 
     def move(self) -> Move:
         state = self.new.state
-        return Move(self.row.game_id, self.new.version, self.seat, self.action, status_of(state),
-                    state.round, state.current_player,
-                    next_job=turn_job(self.row, self.new.version, state.current_player),
-                    done_job=self.job.id)
+        return Move(self.row.game_id, self.new.version, self.seat, self.action, absence.status(self.new),
+                    state.round, state.current_player, next_job=absence.next_job(self.row, self.new),
+                    done_job=self.job.id, at=self.at)
 
 
 def decide_turn(worker: BotWorker, job: Job, caught_up: Collection[str] = ()) -> Turn | None:
@@ -293,12 +299,15 @@ def decide_turn(worker: BotWorker, job: Job, caught_up: Collection[str] = ()) ->
         worker.queue.done(job, {"skipped": f"the game is at version {frame.version}"})
         return None
     bot = row.seats[seat]
-    assert bot.bot is not None and bot.bot_seed is not None
-    action = bot_decision(bot.bot, derive_seed(bot.bot_seed, frame.version), frame.state, seat,
+    # a stand-in's turn names its bot and seed (absence.py); a bot seat's are the seat's
+    spec, seed = job.payload.get("bot") or bot.bot, job.payload.get("seed", bot.bot_seed)
+    assert spec is not None and seed is not None
+    action = bot_decision(spec, derive_seed(seed, frame.version), frame.state, seat,
                           worker.settings.search_budget_max)
     text = str(action)
     new = next_frame(frame, seat, text, job.version)  # the same checks as a person's action
-    return Turn(job, row, frames, new, seat, text)
+    at = worker.settings.clock.now()
+    return Turn(job, row, frames, absence.stamp(new, frame, seat, text, at), seat, text, at)
 
 
 def record_turns(worker: BotWorker, turns: list[Turn]) -> None:

@@ -25,6 +25,8 @@ STATUS = {
     # names and chat (games/names.py, chat/), and the My games page (games/my_games.py)
     "invalid_name": 422, "chat_empty": 400, "chat_too_long": 400, "chat_off": 403, "chat_rate_limited": 429,
     "too_many_tokens": 400,
+    # absent players (games/absence.py): a stand-in bot plays the seat / the person holds it
+    "seat_taken_over": 409, "seat_not_taken_over": 409,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .clock import Clock, SystemClock
 from .limits import Limits
 
 DEFAULT_DATABASE_URL = "sqlite:///./powergrid.db"
@@ -93,6 +94,13 @@ class Settings:
     idle_expiry_hours: float = field(default_factory=lambda: _env_float("POWERGRID_IDLE_EXPIRY_HOURS", 72.0))
     #: seconds the lobby list is reused before it is read again
     lobby_cache_s: float = field(default_factory=lambda: _env_float("POWERGRID_LOBBY_CACHE_S", 2.0))
+
+    # ---------------------------------------------------------------- clocks and absent players
+    #: in a game with a live clock, a person whose every socket has been closed this long is
+    #: played by the game's stand-in bot until they come back (games/absence.py)
+    absence_grace_s: float = field(default_factory=lambda: _env_float("POWERGRID_ABSENCE_GRACE_S", 60.0))
+    #: where the games' clocks read the time (tests give a ManualClock)
+    clock: Clock = field(default_factory=SystemClock)
 
     @property
     def is_postgres(self) -> bool:

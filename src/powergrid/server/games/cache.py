@@ -19,7 +19,7 @@ from powergrid.rules.undo import Taken
 
 from ..common.errors import ApiError
 from ..storage.store import GameRow, SeatRow, Store
-from . import snapshots, undo
+from . import absence, snapshots, undo
 from .frames import MESSAGES_KEPT, Frame, advance
 
 
@@ -169,13 +169,17 @@ class GameCache:
 
     async def catch_up(self, live: LiveGame) -> bool:
         """Apply log entries other processes appended since this one last looked (under live.lock)."""
-        newer = await asyncio.to_thread(self.store.actions_after, live.game_id, live.version)
-        for _seq, seat, text in newer:
+        newer = await asyncio.to_thread(self.store.entries_after, live.game_id, live.version)
+        for _seq, seat, text, at, _to_act in newer:
+            latest = live.latest
             if undo.is_undo(text):
-                taken = undo.taken_back(live.latest)
-                live.push(undo.rewind(live.latest, seat, taken, await self.frame_before(live, taken)))
+                taken = undo.taken_back(latest)
+                new = undo.rewind(latest, seat, taken, await self.frame_before(live, taken))
+            elif absence.is_notice(text):
+                new = absence.notice_frame(latest, seat, text)
             else:
-                live.push(advance(live.latest, seat, pg.parse_action(text)))
+                new = advance(latest, seat, pg.parse_action(text))
+            live.push(absence.stamp(new, latest, seat, text, at))
         if newer:
             live.wake()
         return bool(newer)

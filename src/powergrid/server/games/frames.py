@@ -18,6 +18,7 @@ from powergrid.rules.state import events_after
 from powergrid.rules.undo import Ledger
 
 from . import views
+from .clocks import Clocks
 
 #: frames kept per live game, so a watcher is sent every version in order (one further behind is
 #: sent the latest)
@@ -48,6 +49,8 @@ class Frame:
     ledger: Ledger = Ledger()
     #: whether the game lets seats take actions back (the creator's choice)
     undo_allowed: bool = True
+    #: the players' clocks and who holds each seat at this version (clocks.py); None: not known
+    clock: Clocks | None = None
     _public: dict[str, Any] | None = None
     #: the public part's JSON, less its closing brace (``encoded``)
     _public_json: bytes | None = None
@@ -70,7 +73,8 @@ class Frame:
                 shown = views.state_payload(self.state.view(0), self.history, self.log_tail, with_log=False)
                 public = self._public_json = encode(shown)[:-1] + b"," + self.log_tail.json()
             view = self.state.view(0 if seat is None else seat)
-            own = encode({**views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last})
+            own = encode({**views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last,
+                          **self.clock_extras()})
             who = b"null" if seat is None else str(seat).encode()
             data = b"".join((b'{"version":', str(self.version).encode(), b',"seat":', who,
                              b',"state":', public, b',"seat":', who,
@@ -115,10 +119,14 @@ class Frame:
                 self._public = views.state_payload(view, self.history, self.log_tail)
             state = {**self._public, "seat": seat, "allow_undo": self.undo_allowed}
             cached = {"version": self.version, "seat": seat, "state": state,
-                      **views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last}
+                      **views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last,
+                      **self.clock_extras()}
             self._payloads[seat] = cached
         return cached
 
+    def clock_extras(self) -> dict[str, Any]:
+        """``clocks``: the players' clocks and stand-ins (clocks.py), the same for every seat."""
+        return {} if self.clock is None else {"clocks": self.clock.public()}
 
     def undo_extras(self, seat: int | None) -> dict[str, Any]:
         """For a seat: whether it may take back an action now, which ones, and if not, why not."""

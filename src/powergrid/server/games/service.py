@@ -6,7 +6,9 @@
 - ``undo``: taking back (the route's checks, the frame of the earlier state; appended like an action);
 - ``snapshots``: loading from the latest snapshot, saving one every N actions;
 - ``bot_turns``: the job for a bot's turn (played by bot workers, ``bot_worker``);
-- ``lobby``: the games list; ``records``: the game record; ``jobs``: the job queue.
+- ``lobby``: the games list; ``records``: the game record; ``jobs``: the job queue;
+- ``clocks``: the players' clocks from the log's stored times; ``absence``: stand-ins for absent
+  players (Leave, taking a seat back, deadlines, sockets gone).
 
 The web process only validates, stores and pushes: bots think in bot-worker processes, and their
 moves reach this process like another process's actions (the hub's notification).
@@ -34,9 +36,9 @@ from ..fanout.pubsub import CHAT_POSTED, SEATS_CHANGED, Entry, Hub, Listener
 from ..storage.group_commit import GroupCommit
 from ..storage.jobs import JobQueue
 from ..storage.store import GameRow, Move, SeatRow, Store
-from . import records, seats, snapshots, undo
-from .append import next_frame, status_of
-from .bot_turns import check_bot_spec, derive_seed, pace_ms, turn_job
+from . import absence, clocks, records, seats, snapshots, undo
+from .append import next_frame
+from .bot_turns import check_bot_spec, derive_seed, pace_ms
 from .cache import GameCache, LiveGame
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
 from .lobby import lobby_entry
@@ -67,6 +69,9 @@ class GameService:
         self.closing = False
         #: also told of every notice (the chat's rooms: chat messages and seat changes for their sockets)
         self.listeners: list[Listener] = []
+        #: where the clocks read the time (settings.clock; tests give a ManualClock)
+        self.clock = settings.clock
+        self.absences = absence.Absences(self)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -141,10 +146,13 @@ class GameService:
         async with live.lock:
             if version > live.version:
                 await self.cache.catch_up(live)  # another process may have moved on
+            at = self.clock.now()
+            await self.absences.before_action(live, seat, at)
             taken = undo.check(live.latest, seat, version)
             before = await self.cache.frame_before(live, taken)
             new = undo.rewind(live.latest, seat, taken, before)
-            if not await self.commit(live, new):
+            if not await self.commit(live, new, at):
+                self.absences.after_lost_race(live, seat)
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
         return new
@@ -154,7 +162,10 @@ class GameService:
                           seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
                           open_seats: frozenset[int] = frozenset(), creator: str | None = None,
                           bot_pace_ms: int | None = None, allow_undo: bool = True,
-                          map_data: dict[str, Any] | None = None) -> dict[str, Any]:
+                          map_data: dict[str, Any] | None = None,
+                          time_control: clocks.TimeControl | None = None,
+                          stand_in: str | None = None) -> dict[str, Any]:
+        time_control = time_control or clocks.TimeControl()
         seeded = seed is not None
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
@@ -184,17 +195,24 @@ class GameService:
                 out.append({"seat": seat, "kind": "human", "token": token,
                             "link": seat_link(game_id, seat, token)})
         pace = pace_ms(bot_pace_ms, [kind for kind, _ in seat_specs], self.settings)
+        clock = clocks.settings(time_control, absence.check_stand_in(stand_in), self.clock.now(),
+                                state.current_player)
         row = GameRow(game_id, datetime.now(UTC), config.to_dict(), seat_rows, 0, "playing", 1, public=public,
-                      seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo)
-        first_job = turn_job(row, 0, state.current_player)
+                      seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo,
+                      time_control=time_control.kind, clock=clock)
+        first = first_frame(state, allow_undo)
+        first.clock = absence.first_clocks(row)
+        first_job = absence.next_job(row, first)
         row.created_at = await asyncio.to_thread(
             self.store.create_game, game_id, config.to_dict(), seat_rows, state.current_player, public=public,
-            seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo, first_job=first_job)
-        live = LiveGame(row, deque([first_frame(state, allow_undo)], maxlen=FRAMES_KEPT))
+            seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo, first_job=first_job,
+            time_control=time_control.kind, clock=clock)
+        live = LiveGame(row, deque([first], maxlen=FRAMES_KEPT))
         self.cache.remember(live)
         self._lobby = None
         return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
-                "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace, "allow_undo": allow_undo}
+                "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace, "allow_undo": allow_undo,
+                "time_control": time_control.to_dict(), "stand_in": clock["stand_in"]}
 
     async def list_games(self) -> list[dict[str, Any]]:
         return json.loads(await self.lobby_json())["games"]  # type: ignore[no-any-return]
@@ -255,22 +273,28 @@ class GameService:
         async with live.lock:
             if version is None or version > live.version:
                 await self.cache.catch_up(live)  # another process may have moved on (else the append tells)
+            at = self.clock.now()
+            await self.absences.before_action(live, seat, at)
             new = next_frame(live.latest, seat, text, version)
-            if not await self.commit(live, new):
+            if not await self.commit(live, new, at):
+                self.absences.after_lost_race(live, seat)
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
             self.bot_replies.acted(live, new.version, arrived)
         return new
 
-    async def commit(self, live: LiveGame, new: Frame) -> bool:
-        """Append the frame's log entry (an action or an undo) to the log (under live.lock), with the
-        next bot's turn if a bot is to act; False if another writer won."""
+    async def commit(self, live: LiveGame, new: Frame, at: float | None = None) -> bool:
+        """Append the frame's log entry (an action, an undo or a notice) to the log (under live.lock)
+        at server time ``at`` (default: now), with the job the new position calls for (a bot's or
+        stand-in's turn, a person's deadline); False if another writer won."""
         state = new.state
         assert new.last is not None
-        status = status_of(state)
+        at = self.clock.now() if at is None else at
+        absence.stamp(new, live.latest, new.last["seat"], new.last["action"], at)
+        status = absence.status(new)
         ok = await self.appends.append(Move(live.game_id, new.version, new.last["seat"], new.last["action"],
                                             status, state.round, state.current_player,
-                                            turn_job(live.row, new.version, state.current_player)))
+                                            absence.next_job(live.row, new), at=at))
         if not ok:
             await self.cache.catch_up(live)
             return False
@@ -280,7 +304,7 @@ class GameService:
         if snapshots.is_due(new.version, self.settings.snapshot_every):
             self._spawn(asyncio.to_thread(snapshots.save, self.store, live.game_id, new))
         await self.hub.publish(live.game_id, new.version, (new.last["seat"], new.last["action"]))
-        if state.is_over:
+        if state.is_over or status == absence.ABANDONED:
             self._lobby = None
             if not live.watchers:
                 self.cache.forget(live.game_id)  # finished: the record stays in the database
@@ -328,10 +352,12 @@ class GameService:
         """Apply the entry a message carried (the game's next); False to read the log instead (an
         undo, which may need older frames, or an entry this process cannot apply)."""
         seat, text = entry
-        if undo.is_undo(text):
-            return False
+        clock = live.latest.clock
+        if undo.is_undo(text) or absence.is_notice(text) or (clock is not None and clock.control.timed):
+            return False  # a timed game's clocks need the entry's stored time: read the log
         try:
-            live.push(advance(live.latest, seat, pg.parse_action(text)))
+            new = advance(live.latest, seat, pg.parse_action(text))
+            live.push(absence.stamp(new, live.latest, seat, text, None))
         except pg.PowerGridError:
             log.warning("game %s: the announced entry %r did not apply; reading the log", live.game_id, text)
             return False
@@ -368,4 +394,17 @@ class GameService:
 
     # ------------------------------------------------------------------ records
     def record(self, live: LiveGame) -> dict[str, Any]:
-        return records.record(live)
+        return {**records.record(live), **absence.record_extras(live.latest)}
+
+    # ------------------------------------------------------------------ absent players
+    async def leave(self, game_id: str, seat: int, token: str | None) -> Frame:
+        """The person of ``seat`` leaves: the game's stand-in bot plays it until they take it back."""
+        return await self.absences.leave(game_id, seat, token)
+
+    async def come_back(self, game_id: str, seat: int, token: str | None) -> Frame:
+        """The person of ``seat`` takes it back from its stand-in."""
+        return await self.absences.come_back(game_id, seat, token)
+
+    def ended(self, live: LiveGame) -> bool:
+        """Over, or abandoned by every person."""
+        return absence.ended(live.latest)

@@ -15,7 +15,7 @@ import powergrid as pg
 from powergrid.rules.undo import GAME_OVER, NEW_INFORMATION, Ledger
 
 from ..storage.store import GameRow, Snapshot, Store
-from . import undo, views
+from . import absence, clocks, undo, views
 from .frames import FRAMES_KEPT, Frame, advance, first_frame
 
 log = logging.getLogger("powergrid.server")
@@ -34,9 +34,13 @@ def load_frames(store: Store, row: GameRow, upto: int | None = None,
             log.warning("game %s: snapshot %d does not load; replaying from the start", row.game_id, snap.seq)
     if frame is None:
         frame = first_frame(pg.new_game(pg.GameConfig.from_dict(row.config)), row.allow_undo, display_log)
+    # the clocks are replayed from the stored times of every entry (clocks.py), the game from the frame
+    entries = store.entries_after(row.game_id, 0, upto)
+    done = frame.version
+    frame.clock = clocks.replay(absence.first_clocks(row), entries[:done])
     frames: deque[Frame] = deque([frame], maxlen=FRAMES_KEPT)
-    for _seq, seat, text in store.actions_after(row.game_id, frame.version, upto):
-        frames.append(follow(store, row, frames, seat, text))
+    for _seq, seat, text, at, _to_act in entries[done:]:
+        frames.append(follow(store, row, frames, seat, text, at))
     return frames
 
 
@@ -52,14 +56,20 @@ def snapshot_frame(snap: Snapshot, row: GameRow, display_log: bool = True) -> Fr
     return Frame(snap.seq, state, snap.history, None, tail, ledger, row.allow_undo)
 
 
-def follow(store: Store, row: GameRow, frames: deque[Frame], seat: int, entry: str) -> Frame:
-    """The frame the log entry (an action, or ``undo``) by ``seat`` makes after ``frames[-1]``."""
+def follow(store: Store, row: GameRow, frames: deque[Frame], seat: int, entry: str,
+           at: float | None = None) -> Frame:
+    """The frame the log entry (an action, ``undo`` or a notice) by ``seat``, stored at time ``at``,
+    makes after ``frames[-1]``."""
     latest = frames[-1]
     if undo.is_undo(entry):
         taken = undo.taken_back(latest)
         before = undo.find(frames, taken.entry) or frame_at(store, row, taken.entry)
-        return undo.rewind(latest, seat, taken, before)
-    return advance(latest, seat, pg.parse_action(entry))
+        new = undo.rewind(latest, seat, taken, before)
+    elif absence.is_notice(entry):
+        new = absence.notice_frame(latest, seat, entry)
+    else:
+        new = advance(latest, seat, pg.parse_action(entry))
+    return absence.stamp(new, latest, seat, entry, at)
 
 
 def frame_at(store: Store, row: GameRow, version: int) -> Frame:

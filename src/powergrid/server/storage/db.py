@@ -58,6 +58,10 @@ games = Table(
     Column("allow_undo", Boolean, nullable=False, server_default=true()),
     #: time.time() of the last change (creation or action): abandoned games expire from it
     Column("updated_at", Float, nullable=True),
+    #: none, live or correspondence (null: none); the clock's numbers and the stand-in are in ``clock``
+    Column("time_control", String(16), nullable=True),
+    #: JSON: time control, stand-in bot, when the clocks started, who acted first (games/clocks.py)
+    Column("clock", Text, nullable=True),
 )
 
 seats = Table(
@@ -85,6 +89,10 @@ actions = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    #: the server clock's time of the append (the players' clocks are computed from it)
+    Column("at", Float, nullable=True),
+    #: the seat to act after this entry (null: nobody): the clocks replay without the game
+    Column("to_act", Integer, nullable=True),
     PrimaryKeyConstraint("game_id", "seq"),
 )
 

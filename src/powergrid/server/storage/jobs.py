@@ -274,6 +274,16 @@ class JobQueue:
                 conn.exec_driver_sql(f"NOTIFY {JOBS_CHANNEL}")
         return released
 
+    def postpone(self, job: Job, not_before: float) -> bool:
+        """Put a claimed job back in the queue, due at ``not_before`` (a deadline job that came
+        early by this worker's clock), without counting the attempt; False if it was lost."""
+        with self.engine.begin() as conn:
+            result = conn.execute(update(_J).where(_J.c.id == job.id, _J.c.worker == job.worker,
+                                                   _J.c.status == RUNNING)
+                                  .values(status=QUEUED, lease_until=None, not_before=not_before,
+                                          attempts=_J.c.attempts - 1))
+            return result.rowcount == 1
+
     def done(self, job: Job, result: Any = None) -> None:
         with self.engine.begin() as conn:
             mark_done(conn, job.id, result)

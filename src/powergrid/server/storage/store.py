@@ -37,15 +37,16 @@ _INSERT_NOTICE = insert(db.notices)
 _MOVE_ARRAYS = {"game_id": "text", "seq": "int", "seat": "int", "action": "text", "status": "text",
                 "round": "int", "to_act": "int", "done_job": "bigint", "message": "text",
                 "kind": "text", "lane": "text", "key": "text", "job_game": "text", "job_version": "int",
-                "client": "text", "payload": "text", "not_before": "float8"}
+                "client": "text", "payload": "text", "not_before": "float8",
+                "entry_at": "float8"}
 # A data-modifying WITH runs whether or not the query reads it; pg_notify, in a plain one, only
 # runs for the rows the query reads (the counts). Notices go in the entries' order.
 _APPEND_POSTGRES_SQL = """
 WITH v AS (
   SELECT * FROM unnest({arrays}) WITH ORDINALITY AS v({names}, ord)
 ), written AS (
-  INSERT INTO actions (game_id, seq, seat, action, created_at)
-  SELECT game_id, seq, seat, action, %(now)s FROM v ORDER BY ord
+  INSERT INTO actions (game_id, seq, seat, action, created_at, at, to_act)
+  SELECT game_id, seq, seat, action, %(now)s, entry_at, to_act FROM v ORDER BY ord
   ON CONFLICT DO NOTHING RETURNING game_id, seq
 ), kept AS (
   SELECT v.* FROM v JOIN written USING (game_id, seq)
@@ -80,6 +81,11 @@ _ACTIONS_AFTER = (select(db.actions.c.seq, db.actions.c.seat, db.actions.c.actio
                   .where(db.actions.c.game_id == bindparam("b_game"), db.actions.c.seq > bindparam("b_seq"))
                   .order_by(db.actions.c.seq))
 _ACTIONS_BETWEEN = _ACTIONS_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
+_ENTRIES_AFTER = _ACTIONS_AFTER.add_columns(db.actions.c.at, db.actions.c.to_act)
+_ENTRIES_BETWEEN = _ENTRIES_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
+
+#: a log entry with its time: (seq, seat, action or ``undo`` or a notice, at, to_act after it)
+Entry = tuple[int, int, str, float | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,8 @@ class Move:
     to_act: int | None
     next_job: JobSpec | None = None
     done_job: int | None = None
+    #: the server clock's time of the append (games/clocks.py computes the players' clocks from it)
+    at: float | None = None
 
 
 @dataclass
@@ -128,6 +136,9 @@ class GameRow:
     bot_pace_ms: int = 0
     #: whether seats may take back their last actions (the creator's choice)
     allow_undo: bool = True
+    #: none, live or correspondence (None: none), and the clock's settings (games/clocks.py)
+    time_control: str | None = None
+    clock: dict[str, Any] | None = None
 
 
 @dataclass
@@ -154,14 +165,16 @@ class Store:
     def create_game(self, game_id: str, config: dict[str, Any], seat_rows: list[SeatRow],
                     to_act: int | None, *, public: bool = False, seeded: bool = False,
                     creator: str | None = None, bot_pace_ms: int = 0, allow_undo: bool = True,
-                    first_job: JobSpec | None = None) -> datetime:
+                    first_job: JobSpec | None = None, time_control: str | None = None,
+                    clock: dict[str, Any] | None = None) -> datetime:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(insert(db.games).values(
                 id=game_id, created_at=now, map=config["map"], players=config["players"],
                 variant=config["variant"], config=json.dumps(config), version=0, status="playing",
                 round=1, to_act=to_act, public=public, seeded=seeded, creator=creator,
-                bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, updated_at=time.time()))
+                bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, updated_at=time.time(),
+                time_control=time_control, clock=None if clock is None else json.dumps(clock)))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
                  "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open, "name": s.name}
@@ -209,12 +222,15 @@ class Store:
 
     # ------------------------------------------------------------------ expiry
     def expire_idle(self, idle_s: float, limit: int = 500) -> list[str]:
-        """Delete games in play untouched for ``idle_s`` seconds (abandoned); finished games stay."""
+        """Delete games in play untouched for ``idle_s`` seconds (abandoned); finished games stay, and
+        so do games with a clock (their deadlines keep them moving, and a correspondence game may
+        rightly rest for days) and games that ended abandoned."""
         g = db.games
         cutoff = time.time() - idle_s
+        untimed = or_(g.c.time_control.is_(None), g.c.time_control == "none")
         with self.engine.begin() as conn:
             ids = [r.id for r in conn.execute(select(g.c.id).where(
-                g.c.status != "over", g.c.updated_at < cutoff).limit(limit))]
+                g.c.status.not_in(("over", "abandoned")), untimed, g.c.updated_at < cutoff).limit(limit))]
             if ids:
                 for table in (db.jobs, db.snapshots, db.actions, db.seats):
                     conn.execute(delete(table).where(table.c.game_id.in_(ids)))
@@ -304,7 +320,8 @@ class Store:
 
     # ------------------------------------------------------------------ the log
     def append(self, game_id: str, seq: int, seat: int, action: str, *, status: str, round_: int,
-               to_act: int | None, next_job: JobSpec | None = None, done_job: int | None = None) -> bool:
+               to_act: int | None, next_job: JobSpec | None = None, done_job: int | None = None,
+               at: float | None = None) -> bool:
         """Commit log entry number ``seq`` (an action, or ``undo``); False if that number is taken
         (another writer won).
 
@@ -315,7 +332,7 @@ class Store:
             with self.engine.begin() as conn:
                 # statements built once (module level): this is the server's hottest write
                 conn.execute(_INSERT_ACTION, {"game_id": game_id, "seq": seq, "seat": seat, "action": action,
-                                              "created_at": datetime.now(UTC)})
+                                              "created_at": datetime.now(UTC), "at": at, "to_act": to_act})
                 conn.execute(_UPDATE_GAME, {"b_id": game_id, "b_version": seq, "b_status": status,
                                             "b_round": round_, "b_to_act": to_act,
                                             "b_updated_at": time.time()})
@@ -350,7 +367,8 @@ class Store:
                     made = self._write_moves(conn, moves)
         except IntegrityError:  # not a taken number (a game deleted meanwhile): one at a time
             return [self.append(m.game_id, m.seq, m.seat, m.action, status=m.status, round_=m.round,
-                                to_act=m.to_act, next_job=m.next_job, done_job=m.done_job) for m in moves]
+                                to_act=m.to_act, next_job=m.next_job, done_job=m.done_job, at=m.at)
+                    for m in moves]
         self._rang(moves, made)
         return made
 
@@ -381,8 +399,8 @@ class Store:
 
     def _write_moves(self, conn: Any, moves: list[Move]) -> list[bool]:
         now, at = datetime.now(UTC), time.time()
-        rows = [{"game_id": m.game_id, "seq": m.seq, "seat": m.seat, "action": m.action, "created_at": now}
-                for m in moves]
+        rows = [{"game_id": m.game_id, "seq": m.seq, "seat": m.seat, "action": m.action, "created_at": now,
+                 "at": m.at, "to_act": m.to_act} for m in moves]
         written = {(r[0], r[1]) for r in conn.execute(_INSERT_ACTIONS_UNLESS_TAKEN[conn.dialect.name], rows)}
         made = [(m.game_id, m.seq) in written for m in moves]
         kept = [m for m, ok in zip(moves, made, strict=True) if ok]
@@ -411,7 +429,8 @@ class Store:
                     message(m.game_id, m.seq, (m.seat, m.action)),
                     *((None,) * 8 if job is None else (
                         job.kind, job.lane, job.key, job.game_id, job.version, job.client,
-                        json.dumps(job.payload), job.not_before))),
+                        json.dumps(job.payload), job.not_before)),
+                    m.at),
                     strict=True):
                 columns[name].append(value)
         written = {(r[0], r[1]) for r in conn.exec_driver_sql(
@@ -460,6 +479,29 @@ class Store:
                 found[r.game_id].append((r.seq, r.seat, r.action))
         return found
 
+    def entries_after(self, game_id: str, seq: int, upto: int | None = None) -> list[Entry]:
+        """``actions_after`` with each entry's time and the seat to act after it (the clocks')."""
+        with self.engine.connect() as conn:
+            if upto is None:
+                rows = conn.execute(_ENTRIES_AFTER, {"b_game": game_id, "b_seq": seq}).all()
+            else:
+                rows = conn.execute(_ENTRIES_BETWEEN, {"b_game": game_id, "b_seq": seq, "b_upto": upto}).all()
+        return [(r.seq, r.seat, r.action, r.at, r.to_act) for r in rows]
+
+    def entries_after_each(self, after: dict[str, int]) -> dict[str, list[Entry]]:
+        """``actions_after_each`` with the times (``entries_after``)."""
+        if not after:
+            return {}
+        a = db.actions
+        query = (select(a.c.game_id, a.c.seq, a.c.seat, a.c.action, a.c.at, a.c.to_act)
+                 .where(or_(*(and_(a.c.game_id == game_id, a.c.seq > seq) for game_id, seq in after.items())))
+                 .order_by(a.c.game_id, a.c.seq))
+        found: dict[str, list[Entry]] = {game_id: [] for game_id in after}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                found[r.game_id].append((r.seq, r.seat, r.action, r.at, r.to_act))
+        return found
+
     # ------------------------------------------------------------------ snapshots
     def save_snapshot(self, game_id: str, seq: int, state: dict[str, Any], history: dict[str, Any],
                       ledger: dict[str, Any] | None = None) -> None:
@@ -495,4 +537,5 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
                for s in seat_rows],
         version=row.version, status=row.status, round=row.round, public=bool(row.public),
         seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0,
-        allow_undo=bool(row.allow_undo))
+        allow_undo=bool(row.allow_undo), time_control=row.time_control,
+        clock=None if row.clock is None else json.loads(row.clock))

@@ -9,6 +9,7 @@ import { formatNumber, listOf, setUpLanguage, t, tn, withNodes } from "./i18n.js
 import { actionNodes, entryLine, logItem } from "./log.js";
 import { setUpRules } from "./rules.js";
 import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
+import { drawClocks, setUpClocks, standsIn } from "./clocks.js";
 import { renderDecision, waitingFor, waitingPanel } from "./decisions.js";
 import { changesBetween, showChanges } from "./changes.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
@@ -91,6 +92,7 @@ async function start() {
   setUpTabs();
   setUpLog();
   setUpUndo({ game, gameId, accept, loadView, switchSeat, setBusy, redraw: () => { game.decisionKey = ""; if (game.message) accept(game.message, null, true); } });
+  setUpClocks({ game, gameId, accept });
   await loadView();
   connect();
   $("follow").checked = game.follow;
@@ -362,6 +364,7 @@ function draw() {
   drawSeatSwitcher(held, toAct);
   renderStakes($("stakes"), view, { toAct, mapInfo: game.mapInfo, houses });
   renderPlayers($("players"), view, { seats: game.seats, mySeats: held, currentSeat: game.seat, toAct, flashSeat: game.flashSeat });
+  drawClocks(game);
   renderPlantMarket($("plant-market"), view, { auctionPlant: view.auction && view.auction.plant });
   $("step-badge").textContent = t("Step {step}", { step: view.step });
   renderResourceMarket($("resource-market"), view);
@@ -399,7 +402,7 @@ function drawDecision(view, toAct) {
   game.cityHandler = null;
   game.board.setBuildChoices({}, []);
   const box = $("decision");
-  const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length;
+  const mine = game.seat !== null && toAct === game.seat && (message.legal || []).length && !standsIn(message, game.seat);
   document.body.dataset.decision = mine ? "" : "waiting";
   if (!mine) {
     clearHintMarks();

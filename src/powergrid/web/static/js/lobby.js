@@ -5,6 +5,7 @@ import {
 } from "./common.js";
 import { formatNumber, pt, setUpLanguage, t, tn, withNodes } from "./i18n.js";
 import { cleanName, rememberName, rememberedName } from "./names.js";
+import { clockBadge, clockRequest, setUpClockForm } from "./clocks.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -219,6 +220,7 @@ async function create() {
     error.textContent = t("A name has 1 to 24 characters, without control characters.");
     return;
   }
+  Object.assign(body, clockRequest());
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
   const button = $("create");
@@ -312,6 +314,7 @@ async function refreshGames() {
         h("span", { class: `status-badge status-${game.public ? "public" : "private"}`, title: game.public ? t("anyone may take an open seat") : t("joined only by seat links") },
           game.public ? pt("game", "public") : pt("game", "private")), " ",
         game.seeded ? h("span", { class: "status-badge status-seeded", title: t("the creator chose the seed") }, t("seeded")) : "",
+        clockBadge(game.time_control), " ",
         h("div", { class: "meta" }, game.variant === "first_game" ? t("first game · round {round}", { round: game.round || 1 })
           : t("standard · round {round}", { round: game.round || 1 })),
         h("div", { class: "seat-dots" }, ...(game.seats || []).map((seat) => h("span", { class: "seat-dot", title: seat.kind === "bot" ? t("{bot} bot", { bot: botName(seat.bot) }) : seat.claimed ? t("taken") : seat.open ? t("anyone may join") : t("waiting for its link to be used") },
@@ -366,6 +369,7 @@ async function start() {
   await loadMap();
   drawForm();
   if ($("player_name")) $("player_name").value = rememberedName();
+  setUpClockForm(form.bots);
   $("create").addEventListener("click", create);
   $("refresh").addEventListener("click", refreshGames);
   $("join").addEventListener("click", joinByLink);
