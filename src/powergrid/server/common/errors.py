@@ -22,6 +22,10 @@ STATUS = {
     # taking back (undo.py): the engine's reasons (powergrid.rules.undo); game_over is above
     "undo_off": 403, "nothing_to_undo": 409, "not_your_action": 409, "another_player_acted": 409,
     "new_information": 409,
+    # standing orders (games/orders.py) and Play again (games/again.py)
+    "malformed_order": 400, "illegal_order": 400, "order_not_now": 409, "not_in_auction": 409,
+    "bid_limit_too_low": 409, "bid_over_money": 409, "pass_not_allowed": 409, "already_acted": 409,
+    "price_changed": 409, "no_order": 404, "no_rematch": 404,
 }
 
 
