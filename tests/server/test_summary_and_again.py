@@ -109,6 +109,9 @@ def test_a_finished_games_summary_adds_up_and_play_again_keeps_the_table(client:
     for seat in range(3):
         assert sum(r["income"][seat] for r in rounds) == summary["players"][seat]["income"]
         assert all(r["powered"][seat] <= r["cities"][seat] for r in rounds)
+    over = next(e for e in final.events if e[0] == "over")
+    if not any(rounds[-1]["income"]):  # the game ended before a payday: the cities the win counted
+        assert rounds[-1]["powered"] == list(over[2])
     assert summary["per_round"]["income"] == [r["income"] for r in rounds]
     assert summary["time_used"] is True and summary["winners"] == list(final.winners)
 

@@ -254,14 +254,17 @@ def decide(order: Order, state: pg.GameState) -> Decision:
 
 
 def early_choices(state: pg.GameState, seat: int) -> dict[str, Any]:
-    """For a seat that is not to act: the choices it may give as an order now (the power and build
-    forms), in the shape of a seat's view (``legal``, ``build_costs``, ``default_power``)."""
-    if state.is_over or state.current_player == seat:
+    """The choices the seat may give as an order now: in the auction, whether it may pass the rest of
+    it and the running auction's state; for a seat not yet to act in the build or bureaucracy phase,
+    the build and power forms' choices in the shape of a seat's view (``legal``, ``build_costs``,
+    ``default_power``)."""
+    if state.is_over:
         return {}
-    if state.phase == pg.Phase.BUREAUCRACY and not _acted_in_turn_order(state, seat):
+    mine = state.current_player == seat  # the forms are the seat's own decision then
+    if state.phase == pg.Phase.BUREAUCRACY and not mine and not _acted_in_turn_order(state, seat):
         return {"phase": int(state.phase), "legal": [str(a) for a in early_power(state, seat)],
                 "default_power": str(pg.default_power(state, seat))}
-    if state.phase == pg.Phase.BUILD and not _acted_in_turn_order(state, seat):
+    if state.phase == pg.Phase.BUILD and not mine and not _acted_in_turn_order(state, seat):
         names = state.scn.map.cities
         costs = {}
         for city in state.scn.board.in_play:

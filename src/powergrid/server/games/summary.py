@@ -3,7 +3,8 @@
 Read from the final state's event log (the engine notes every payment: ``bought`` for a plant,
 ``paid`` after a purchase or a house, ``payout`` in bureaucracy): spending on plants, resources,
 houses (the slot price: 10, 15 or 20) and connections (the rest of a build's price), income, cost
-per city, and per round each player's cities, cities powered and income. Starting money plus
+per city, and per round each player's cities, cities powered and income (the last round ends before a payday:
+its cities powered are those the win was counted on, its income none). Starting money plus
 income less spending is the money left, exactly (the tests check it).
 
 Time used per player comes from the log's times (each entry's ``created_at``): the time from the
@@ -73,6 +74,8 @@ def summarize(state: pg.GameState, times: list[tuple[int, datetime]] | None = No
             seat, powered, pay = event[1], event[2], event[3]
             income[seat] += pay
             powered_now[seat], income_now[seat] = powered, pay
+        elif kind == "over" and not any(income_now):
+            powered_now = list(event[2])  # the game ends before a payday: the cities each could power
     if current_round:
         close_round(current_round)
     out_players = []

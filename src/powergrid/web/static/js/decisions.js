@@ -342,7 +342,7 @@ function build(ctx, legal) {
     draw();
   }
   function submit() {
-    ctx.actAll(picked.map((item) => `build ${item.city}`).concat(["done"]));
+    ctx.actAll(picked.map((item) => `build ${item.city}`).concat(["done"]), picked.map((item) => item.cost));
   }
   function draw() {
     offer = nextCosts(picked);
@@ -356,6 +356,7 @@ function build(ctx, legal) {
       h("span", {}, "Total ", h("b", {}, elektro(total))),
       h("span", { class: "muted" }, `you keep ${elektro(me.money - total)}`));
     confirm.textContent = picked.length ? `Build ${picked.length} ${picked.length === 1 ? "city" : "cities"} for ${elektro(total)}` : "Build nothing";
+    if (ctx.orderLabel) confirm.textContent = ctx.orderLabel; // a standing order (orders.js)
   }
   ctx.onCityClick(toggle);
   draw();
@@ -418,6 +419,7 @@ function power(ctx, legal) {
       h("span", {}, `Powers ${cities} of your ${me.cities.length} ${me.cities.length === 1 ? "city" : "cities"}`),
       h("span", {}, "Income ", h("b", { "data-payout": pay }, elektro(pay))));
     confirm.textContent = current.length ? `Power ${cities} ${cities === 1 ? "city" : "cities"} — earn ${elektro(pay)}` : `Power nothing — earn ${elektro(pay)}`;
+    if (ctx.orderLabel) confirm.textContent = ctx.orderLabel; // a standing order (orders.js)
     confirm.disabled = !chosen;
   }
   draw();
