@@ -19,7 +19,7 @@ function summaryTable(summary, held) {
   const head = [t("Player"), t("Plants"), t("Resources"), t("Houses"), t("Connections"), t("Spent"), t("Income"),
     t("Cost per city")];
   if (timed) head.push(t("Time used"));
-  return h("table", { class: "standings summary-table", "data-summary": "spending" },
+  return h("table", { class: "summary-table", "data-summary": "spending" },
     h("thead", {}, h("tr", {}, ...head.map((text) => h("th", {}, text)))),
     h("tbody", {}, ...summary.players.map((p) => h("tr", { "data-seat": p.seat },
       h("td", {}, playerChip(p.seat, held[p.seat] ? ` ${t("(you)")}` : "")),
