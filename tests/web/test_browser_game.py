@@ -130,8 +130,9 @@ def test_lobby_to_the_end_against_a_bot(server_url, new_page) -> None:
     end = page.locator("#end-screen")
     end.wait_for()
     assert end.locator(".standings tbody tr").count() == 2
-    assert end.locator("svg.chart").count() == 2
-    assert end.locator("svg.chart polyline").count() == 4  # money and cities, one line per player
+    assert end.locator(".end-card > .charts svg.chart").count() == 2
+    # money and cities, one line per player (the summary's charts are below: tests/web/test_browser_orders.py)
+    assert end.locator(".end-card > .charts svg.chart polyline").count() == 4
     assert re.search(r"wins|share", end.locator("h2").inner_text())
     screenshot(page, "game-end")
     for kind in ("open", "bid", "buy", "build", "power", "discard"):

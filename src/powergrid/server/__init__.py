@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .api.app import create_app
 from .bots import deadlines as _deadlines  # noqa: F401  (registers the deadline job with the bot workers)
+from .bots import order_turns as _order_turns  # noqa: F401  (registers the standing orders' job)
 from .coach import coach_jobs as _coach_jobs  # noqa: F401  (registers the coach's jobs with the bot workers)
 from .common.settings import Settings
 

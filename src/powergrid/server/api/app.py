@@ -34,7 +34,7 @@ from ..games.service import GameService, public_seat
 from ..storage import db
 from ..storage.quotas import GameQuotas
 from ..storage.store import Store
-from . import absence_routes, coach_routes, connections, replays, social_routes
+from . import absence_routes, coach_routes, connections, order_routes, replays, social_routes
 from .play_routes import PlayRoutes, action_body, view_body
 from .schemas import CreateGame, PostAction, PostUndo
 from .socket import SocketCounts, serve_socket
@@ -290,6 +290,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record["hints"] = await coach_routes.hints_used(service, game_id)  # hints each seat used
         return record
 
+    order_routes.add_order_routes(app, service_of, bearer,  # standing orders, summary, play again
+                                  lambda request: creator_key(addresses.of_scope(request.scope)),
+                                  game_id_checked)
     app.include_router(replays.router)  # the whole log, and the replay viewer's positions
     app.include_router(absence_routes.router)  # Leave, taking a seat back, the server's time
     coach_routes.add_coach_routes(app, service_of, bearer,  # hints and analyses

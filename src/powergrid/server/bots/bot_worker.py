@@ -33,7 +33,7 @@ from ..common import collector
 from ..common.settings import DEFAULT_DATABASE_URL, Settings
 from ..fanout.doorbell import JOBS, Bells
 from ..fanout.pubsub import CHANNEL, message
-from ..games import absence, snapshots
+from ..games import absence, order_store, snapshots
 from ..games.append import next_frame
 from ..games.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from ..games.cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
@@ -176,7 +176,7 @@ class BotWorker:
     def play_turns(self, claimed: list[Job]) -> None:
         """Several quick bot turns (of different games): decided one by one, appended in one commit."""
         for job in claimed:
-            if job.kind != BOT_TURN:  # another kind of quick job (a deadline): done on its own
+            if job.kind != BOT_TURN:  # another kind of quick job (a deadline, a standing order): on its own
                 self.work(job)
         claimed = [job for job in claimed if job.kind == BOT_TURN]
         turns: list[Turn] = []
@@ -316,6 +316,7 @@ def record_turns(worker: BotWorker, turns: list[Turn]) -> None:
     if not turns:
         return
     made = worker.store.append_moves([turn.move() for turn in turns])
+    people: list[tuple[str, int, int]] = []  # a person to act next: their standing order's job, if any
     for turn, ok in zip(turns, made, strict=True):
         game_id, new = turn.row.game_id, turn.new
         if not ok:  # another worker played this turn (this one's lease had run out), or an undo took it
@@ -328,6 +329,11 @@ def record_turns(worker: BotWorker, turns: list[Turn]) -> None:
         if new.state.is_over:
             worker.games.pop(game_id, None)
         worker.announce(game_id, new.version, turn.seat, turn.action)
+        to_act = new.state.current_player
+        if to_act is not None and turn.row.seats[to_act].kind == "human":
+            people.append((game_id, new.version, to_act))
+    if people:
+        order_store.queue_jobs(worker.store, people)
 
 
 def play_bot_turn(worker: BotWorker, job: Job) -> None:

@@ -27,6 +27,10 @@ STATUS = {
     "too_many_tokens": 400,
     # absent players (games/absence.py): a stand-in bot plays the seat / the person holds it
     "seat_taken_over": 409, "seat_not_taken_over": 409,
+    # standing orders (games/orders.py) and Play again (games/again.py)
+    "malformed_order": 400, "illegal_order": 400, "order_not_now": 409, "not_in_auction": 409,
+    "bid_limit_too_low": 409, "bid_over_money": 409, "pass_not_allowed": 409, "already_acted": 409,
+    "price_changed": 409, "no_order": 404, "no_rematch": 404,
 }
 
 

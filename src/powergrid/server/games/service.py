@@ -36,7 +36,7 @@ from ..fanout.pubsub import CHAT_POSTED, SEATS_CHANGED, Entry, Hub, Listener
 from ..storage.group_commit import GroupCommit
 from ..storage.jobs import JobQueue
 from ..storage.store import GameRow, Move, SeatRow, Store
-from . import absence, clocks, records, seats, snapshots, undo
+from . import absence, clocks, order_service, records, seats, snapshots, undo
 from .append import next_frame
 from .bot_turns import check_bot_spec, derive_seed, pace_ms
 from .cache import GameCache, LiveGame
@@ -164,7 +164,9 @@ class GameService:
                           bot_pace_ms: int | None = None, allow_undo: bool = True,
                           map_data: dict[str, Any] | None = None,
                           time_control: clocks.TimeControl | None = None,
-                          stand_in: str | None = None) -> dict[str, Any]:
+                          stand_in: str | None = None,
+                          token_hashes: dict[int, str] | None = None) -> dict[str, Any]:
+        """``token_hashes``: human seats that keep a token they hold already (Play again, again.py)."""
         time_control = time_control or clocks.TimeControl()
         seeded = seed is not None
         if seed is None:
@@ -186,6 +188,9 @@ class GameService:
                 check_bot_spec(bot)
                 seat_rows.append(SeatRow(seat, "bot", bot, derive_seed(seed, seat), None, True))
                 out.append({"seat": seat, "kind": "bot", "bot": bot})
+            elif token_hashes and seat in token_hashes:  # the same person's token, as in the game before
+                seat_rows.append(SeatRow(seat, "human", None, None, token_hashes[seat], True))
+                out.append({"seat": seat, "kind": "human", "same_token": True})
             elif seat in open_seats:  # anyone takes it from the lobby; no token until then
                 seat_rows.append(SeatRow(seat, "human", None, None, None, False, open=True))
                 out.append({"seat": seat, "kind": "human", "open": True})
@@ -304,6 +309,7 @@ class GameService:
         if snapshots.is_due(new.version, self.settings.snapshot_every):
             self._spawn(asyncio.to_thread(snapshots.save, self.store, live.game_id, new))
         await self.hub.publish(live.game_id, new.version, (new.last["seat"], new.last["action"]))
+        order_service.after_append(self, live, new)  # a person's standing order, if now to act
         if state.is_over or status == absence.ABANDONED:
             self._lobby = None
             if not live.watchers:

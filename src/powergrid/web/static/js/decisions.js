@@ -339,7 +339,7 @@ function build(ctx, legal) {
     draw();
   }
   function submit() {
-    ctx.actAll(picked.map((item) => `build ${item.city}`).concat(["done"]));
+    ctx.actAll(picked.map((item) => `build ${item.city}`).concat(["done"]), picked.map((item) => item.cost));
   }
   function draw() {
     offer = nextCosts(picked);
@@ -354,6 +354,7 @@ function build(ctx, legal) {
       h("span", { class: "muted" }, t("you keep {money}", { money: elektro(me.money - total) })));
     confirm.textContent = picked.length
       ? tn("Build {n} city for {money}", "Build {n} cities for {money}", picked.length, { money: elektro(total) }) : t("Build nothing");
+    if (ctx.orderLabel) confirm.textContent = ctx.orderLabel; // a standing order (orders.js)
   }
   ctx.onCityClick(toggle);
   draw();
@@ -418,6 +419,7 @@ function power(ctx, legal) {
     confirm.textContent = current.length
       ? tn("Power {n} city — earn {money}", "Power {n} cities — earn {money}", cities, { money: elektro(pay) })
       : t("Power nothing — earn {money}", { money: elektro(pay) });
+    if (ctx.orderLabel) confirm.textContent = ctx.orderLabel; // a standing order (orders.js)
     confirm.disabled = !chosen;
   }
   draw();

@@ -17,6 +17,8 @@ import { renderPlayers } from "./players.js";
 import { setUpSocial } from "./social.js";
 import { renderStakes } from "./stakes.js";
 import { drawUndo, setUpUndo, undoLine } from "./undo.js";
+import { ordersBox, setUpOrders } from "./orders.js";
+import { endSummary, playAgain } from "./summary.js";
 
 const gameId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop());
 const $ = (id) => document.getElementById(id);
@@ -93,6 +95,7 @@ async function start() {
   setUpLog();
   setUpUndo({ game, gameId, accept, loadView, switchSeat, setBusy, redraw: () => { game.decisionKey = ""; if (game.message) accept(game.message, null, true); } });
   setUpClocks({ game, gameId, accept });
+  setUpOrders({ game, gameId, makeCtx: (overrides) => ({ ...decisionCtx(game.message.state), ...overrides }) });
   await loadView();
   connect();
   $("follow").checked = game.follow;
@@ -406,11 +409,31 @@ function drawDecision(view, toAct) {
   document.body.dataset.decision = mine ? "" : "waiting";
   if (!mine) {
     clearHintMarks();
-    box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null));
+    box.replaceChildren(waitingPanel(view, toAct, game.seats, game.seat === null), ordersBox("waiting"));
     box.classList.remove("mine");
     return;
   }
-  const ctx = {
+  const form = renderDecision(decisionCtx(view));
+  document.body.dataset.decision = form.dataset.decision;
+  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, ...withNodes(t("Playing as {player}"), { player: playerChip(game.seat) })), form,
+    ordersBox(form.dataset.decision),
+    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
+  box.classList.add("mine");
+  box.classList.remove("flash");
+  void box.offsetWidth;
+  box.classList.add("flash");
+  // Keyboard players start on the new decision (not on phones: focusing would scroll the page).
+  const active = document.activeElement;
+  if (window.innerWidth > 700 && (!active || active === document.body || box.contains(active))) {
+    const first = box.querySelector("[data-decision] input:not([disabled])") || box.querySelector("[data-decision] button:not([disabled])");
+    if (first) first.focus({ preventScroll: true });
+  }
+}
+
+/** What the decision forms need (the seat's own decision; orders.js overrides legal and act). */
+function decisionCtx(view) {
+  const message = game.message;
+  return {
     view,
     seat: game.seat,
     legal: message.legal,
@@ -424,20 +447,6 @@ function drawDecision(view, toAct) {
     actAll,
     onCityClick: (fn) => { game.cityHandler = fn; },
   };
-  const form = renderDecision(ctx);
-  document.body.dataset.decision = form.dataset.decision;
-  box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, ...withNodes(t("Playing as {player}"), { player: playerChip(game.seat) })), form,
-    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
-  box.classList.add("mine");
-  box.classList.remove("flash");
-  void box.offsetWidth;
-  box.classList.add("flash");
-  // Keyboard players start on the new decision (not on phones: focusing would scroll the page).
-  const active = document.activeElement;
-  if (window.innerWidth > 700 && (!active || active === document.body || box.contains(active))) {
-    const first = box.querySelector("[data-decision] input:not([disabled])") || box.querySelector("[data-decision] button:not([disabled])");
-    if (first) first.focus({ preventScroll: true });
-  }
 }
 
 
@@ -632,6 +641,8 @@ function showEnd(force) {
       h("div", { class: "charts" },
         history.money && history.money.length ? lineChart(t("Money after each round"), history.money, count) : null,
         history.cities && history.cities.length ? lineChart(t("Cities after each round"), history.cities, count) : null),
+      endSummary(gameId, count, game.held),
+      playAgain(gameId, game.held),
       analysisPanel(gameId, count),
       h("div", { class: "buttons center" },
         h("a", { class: "btn primary", href: "/" }, t("New game")),

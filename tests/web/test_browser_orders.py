@@ -1,0 +1,187 @@
+"""Through the browser: a "bid up to" standing order bids and then passes for its seat; the end
+screen shows the summary and offers Play again, whose link reaches the other player's page too."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from .conftest import screenshot
+
+
+def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if data else "GET")
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.load(reply)
+
+
+def wait_until(what: Any, message: str, within_s: float = 30.0) -> Any:
+    deadline = time.monotonic() + within_s
+    while True:
+        found = what()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {within_s} s: {message}")
+        time.sleep(0.05)
+
+
+class ApiTable:
+    def __init__(self, url: str, seats: list[dict[str, Any]], seed: int = 11) -> None:
+        self.url = url
+        game = call(url, "/api/games", {"map": "germany", "players": len(seats), "seed": seed, "seats": seats,
+                                        "hints": False, "bot_pace_ms": 0})
+        self.gid = game["game_id"]
+        self.tokens = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
+
+    def public(self) -> Any:
+        return call(self.url, f"/api/games/{self.gid}")
+
+    def act(self, action: str, seat: int | None = None) -> Any:
+        now = self.public()
+        seat = now["to_act"] if seat is None else seat
+        return call(self.url, f"/api/games/{self.gid}/actions",
+                    {"seat": seat, "action": action, "version": now["version"]}, self.tokens[seat])
+
+    def legal(self, seat: int) -> list[str]:
+        return call(self.url, f"/api/games/{self.gid}/view?seat={seat}", token=self.tokens[seat])["legal"]  # type: ignore[no-any-return]
+
+    def open_page(self, new_page, seat: int, width: int = 1366, height: int = 768):  # type: ignore[no-untyped-def]
+        page = new_page(width, height)
+        page.goto(f"{self.url}/game/{self.gid}#seat={seat}&token={self.tokens[seat]}")
+        page.wait_for_selector(".connection.live")
+        return page
+
+    def play_to_the_end(self) -> None:
+        """The people build where they can and bid little (the bot makes the game end)."""
+        rng = random.Random(3)
+        for _ in range(5000):
+            now = self.public()
+            if now["state"]["game_over"]:
+                return
+            seat = now["to_act"]
+            if seat not in self.tokens:
+                time.sleep(0.01)
+                continue
+            legal = self.legal(seat)
+            builds = [a for a in legal if a.startswith("build ")]
+            opens = [a for a in legal if a.startswith("open ")]
+            buys = [a for a in legal if a.startswith("buy ")]
+            powers = [a for a in legal if a.startswith("power ")]
+            if builds and rng.random() < 0.9:
+                action = builds[0]
+            elif opens and (rng.random() < 0.6 or "pass" not in legal):
+                action = opens[0]
+            elif buys and rng.random() < 0.7:
+                action = buys[-1]
+            elif powers:
+                action = powers[-1]
+            else:
+                action = "pass" if "pass" in legal else "done" if "done" in legal else legal[0]
+            try:
+                call(self.url, f"/api/games/{self.gid}/actions",
+                     {"seat": seat, "action": action, "version": now["version"]}, self.tokens[seat])
+            except urllib.error.HTTPError:
+                pass  # the game moved on meanwhile
+        raise AssertionError("the game did not end")
+
+
+def test_bid_up_to_from_the_waiting_panel(server_url, new_page) -> None:
+    table = ApiTable(server_url, [{"kind": "human"}] * 3)
+    opener = table.public()["to_act"]
+    table.act("open 3 3")
+    bidder = table.public()["to_act"]
+    waiting = ({0, 1, 2} - {opener, bidder}).pop()
+    page = table.open_page(new_page, waiting)
+    page.wait_for_selector("#decision [data-action='bid-up-to']")
+    page.fill("#decision [data-order-input='limit']", "5")
+    page.click("#decision [data-action='bid-up-to']")
+    page.wait_for_selector("#decision .order-box[data-order='bid_up_to']")
+    assert "5" in page.locator("#decision .order-box").inner_text()
+    screenshot(page, "orders-bid-up-to-pending")
+
+    table.act("bid 4", bidder)  # its turn comes: the order raises by the minimum
+    wait_until(lambda: table.public()["state"]["auction"]["bid"] == 5, "the order's bid")
+    assert table.public()["to_act"] == opener
+    page.wait_for_selector("#decision .order-box[data-order='bid_up_to']")  # it stays for the next turn
+    table.act("bid 6", opener)
+    table.act("pass", bidder)  # 7 is above the limit: the order passes and the opener wins
+    wait_until(lambda: not table.public()["state"]["auction"].get("plant"), "the order's pass")
+    page.wait_for_function("!document.querySelector('#decision .order-box')")
+    log = call(server_url, f"/api/games/{table.gid}")["state"]["log"]
+    last = [line for line in log if line[0] == "act"][-1]
+    assert last[1] == waiting and last[2] == "pass"
+    screenshot(page, "orders-bid-up-to-done")
+    assert page.script_errors == []
+
+
+def test_the_end_screen_shows_the_summary_and_plays_again(server_url, new_page) -> None:
+    table = ApiTable(server_url, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "human"}])
+    table.play_to_the_end()
+    summary = call(server_url, f"/api/games/{table.gid}/summary")
+    page = table.open_page(new_page, 0)
+    page.wait_for_selector("#end-screen [data-summary='spending']")
+    for player in summary["players"]:
+        row = page.locator(f"#end-summary tr[data-seat='{player['seat']}']")
+        assert str(player["spent"]) in row.locator("[data-kind='spent']").inner_text()
+        assert str(player["plants"]) in row.locator("[data-kind='plants']").inner_text()
+    assert page.locator("#end-summary svg.chart").count() == 3
+    screenshot(page, "end-summary-desktop")
+    other = table.open_page(new_page, 2, 390, 844)  # the other person, on a phone
+    other.wait_for_selector("#end-screen [data-summary='spending']")
+    other.locator("#end-summary").scroll_into_view_if_needed()
+    assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways page
+    screenshot(other, "end-summary-phone")
+
+    page.click("#end-screen [data-action='play-again']")
+    page.wait_for_selector("#again-links [data-action='join-again']")
+    link = page.locator("#again-links [data-action='join-again']").get_attribute("href")
+    new_game = call(server_url, f"/api/games/{table.gid}/again")["new_game_id"]
+    assert link.startswith(f"/game/{new_game}#seat=0&token=")
+    # the other player's page finds the new game by itself, with its own seat's link
+    other.wait_for_selector("#again-links [data-action='join-again']", timeout=30_000)
+    assert other.locator("#again-links [data-action='join-again']").get_attribute("href") \
+        == f"/game/{new_game}#seat=2&token={table.tokens[2]}"
+    screenshot(other, "play-again-phone")
+    page.click("#again-links [data-action='join-again']")
+    page.wait_for_selector(".connection.live")
+    assert new_game in page.url
+    page.wait_for_selector("#decision")
+    assert page.script_errors == [] and other.script_errors == []
+
+
+def test_a_build_planned_before_the_turn_is_played_when_it_comes(server_url, new_page) -> None:
+    table = ApiTable(server_url, [{"kind": "human"}] * 3)
+    for _ in range(200):  # everyone buys the cheapest plant, then nothing, up to round 1's build phase
+        now = table.public()
+        if now["state"]["phase"] == 4:
+            break
+        seat = now["to_act"]
+        legal = table.legal(seat)
+        table.act("pass" if "pass" in legal else "done" if "done" in legal else legal[0], seat)
+    first = table.public()["to_act"]
+    waiting = next(s for s in range(3) if s != first)
+    page = table.open_page(new_page, waiting)
+    page.wait_for_selector("#standing-orders [data-decision='build']")
+    costs = call(server_url, f"/api/games/{table.gid}/orders?seat={waiting}", token=table.tokens[waiting])
+    city = sorted(costs["early"]["build_costs"])[0]
+    page.locator(f"#board g.city[data-city='{city}']").dispatch_event("click")
+    page.click("#standing-orders [data-action='build']")
+    page.wait_for_selector("#decision .order-box[data-order='build']")
+    assert city in page.locator("#decision .order-box").inner_text()
+    screenshot(page, "orders-build-planned")
+    table.act("done", first)
+    now = table.public()
+    if now["to_act"] != waiting:  # the other builder before it
+        table.act("done", now["to_act"])
+    wait_until(lambda: any(e[0] == "act" and e[1] == waiting and e[2] == f"build {city}"
+                           for e in table.public()["state"]["log"]), "the planned build", 60)
+    assert page.script_errors == []
