@@ -88,12 +88,23 @@ def play(
                                                                       "(and keep saving to it).")] = None,
     lang: Annotated[str | None, typer.Option("--lang", help=f"Language: {', '.join(LANGUAGES)} "
                                                             "(default: from LANG).")] = None,
+    join: Annotated[str | None, typer.Option("--join", help="Play a seat of a game on a server: its seat "
+                                                            "link (http://host:8000/game/<id>#seat=1&token=…).")]
+    = None,
+    server: Annotated[str | None, typer.Option(help="With --join: the server's address, for a link "
+                                                    "without one (/game/<id>#seat=…).")] = None,
+    name: Annotated[str | None, typer.Option(help="With --join: your name at the table (1 to 24 "
+                                                  "characters).")] = None,
 ) -> None:
-    """Play Power Grid in the terminal against bots, or hot-seat with friends."""
+    """Play Power Grid in the terminal against bots, hot-seat with friends, or online (--join)."""
     if lang is not None and lang not in LANGUAGES:
         fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     use(lang or language_from_env())
     console = Console(highlight=False)
+    if join is not None:
+        raise typer.Exit(play_online(console, join, server, name, lang or language_from_env()))
+    if server is not None or name is not None:
+        fail("--server and --name go with --join")
     if resume_file is not None:
         timeline, seats = resume(resume_file)
         state = timeline.state
@@ -126,3 +137,18 @@ def play(
     session.save()
     session.print_log(last=0)
     session.run()
+
+
+def play_online(console: Console, link: str, server: str | None, name: str | None, lang: str) -> int:
+    """One seat of a server's game at this terminal (powergrid.tui.online); the exit status."""
+    from powergrid.tui.online import OnlineSession
+    from powergrid.tui.remote import BadLink, Remote, parse_seat_link
+    try:
+        seat_link = parse_seat_link(link, server)
+    except BadLink as exc:
+        fail(str(exc))
+    try:
+        remote = Remote(seat_link, lang)
+    except RuntimeError as exc:
+        fail(str(exc))
+    return OnlineSession(remote, console).run(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 from ..i18n import N_, _, current, ngettext, pgettext
@@ -22,6 +24,27 @@ def seat_style(seat: int) -> str:
 
 def seat_name(seat: int) -> str:
     return f"P{seat} {_(COLOURS[seat % len(COLOURS)][0])}"
+
+
+_SEAT_MENTION = re.compile(r"\bP(\d)\b")
+
+
+def mentions(line: str, players: int, kind: str = "") -> Text:
+    """A log line with each ``P<n>`` named and in that seat's colour; ``kind``: the log entry's kind
+    (a round, a step or a phase stands out)."""
+    text = Text()
+    end = 0
+    for match in _SEAT_MENTION.finditer(line):
+        text.append(line[end:match.start()])
+        seat = int(match.group(1))
+        text.append(seat_name(seat) if seat < players else match.group(0), style=seat_style(seat))
+        end = match.end()
+    text.append(line[end:])
+    if kind in ("round", "step"):
+        text.stylize("bold")
+    elif kind == "phase":
+        text.stylize("bold cyan")
+    return text
 
 
 def money(amount: int) -> str:

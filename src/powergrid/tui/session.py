@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from ..rules import Action, GameState, Timeline, UndoRefused
 from ..sim.records import Seat, game_record
 from .board import board, standings
 from .menus import Command, Followup, Menu, menu_for, resolve
-from .names import seat_name, seat_style, seat_text
+from .names import mentions, seat_name, seat_style, seat_text
 
 #: the prompt's word for each kind of decision (the prompt reads ``P0 auction> ``)
 PROMPTS = {
@@ -51,9 +50,6 @@ The game ends when someone has {end} cities; whoever then powers the most cities
 
 #: A bot that took longer than this over its last move gets a spinner for the next one.
 SLOW_SECONDS = 0.3
-
-_SEAT_MENTION = re.compile(r"\bP(\d)\b")
-
 
 class QuitGame(Exception):
     """The player asked to leave (``quit`` or end of input)."""
@@ -94,20 +90,7 @@ class Session:
 
     def styled(self, line: str, kind: str = "") -> Text:
         """A log line with each ``P<n>`` in that seat's colour."""
-        text = Text()
-        end = 0
-        for match in _SEAT_MENTION.finditer(line):
-            text.append(line[end:match.start()])
-            seat = int(match.group(1))
-            text.append(seat_name(seat) if seat < self.state.players else match.group(0),
-                        style=seat_style(seat))
-            end = match.end()
-        text.append(line[end:])
-        if kind in ("round", "step"):
-            text.stylize("bold")
-        elif kind == "phase":
-            text.stylize("bold cyan")
-        return text
+        return mentions(line, self.state.players, kind)
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> bool:
@@ -304,37 +287,41 @@ class Session:
             raise QuitGame from None
 
     def show_menu(self, seat: int, menu: Menu) -> None:
-        console = self.console
-        title = seat_text(seat)
-        title.append(f" — {menu.question}", style="bold")
-        console.print(title)
-        for note in menu.notes:
-            console.print(Text(note, style="dim"))
-        if menu.amount_range is None:
-            items = [f"{i:>2}) {c.label}" for i, c in enumerate(menu.choices, 1)]
-            if menu.kind == "build" and len(items) > 6:
-                console.print(Columns(items, padding=(0, 3), column_first=True))
-            else:
-                for item in items:
-                    console.print(item, highlight=False)
-        hint = _("Answer: {hint}", hint=menu.hint)
-        if menu.default is not None:
-            hint += "; " + _("Enter = {label} ({action})", label=menu.default_label, action=str(menu.default))
-        console.print(Text(hint + "; " + _("'help' for help"), style="dim italic"))
+        print_menu(self.console, seat, menu)
 
     def game_over(self) -> None:
-        state = self.state
         self.console.print()
-        self.console.print(board(state, self.label))
-        self.console.print(standings(state, self.label))
-        names = and_list(current(), [seat_name(w) for w in state.winners])
-        line = ngettext("GAME OVER: {winners} wins!", "GAME OVER: {winners} win!", len(state.winners),
-                        winners=names)
-        self.console.print(self._with_seats(line), style="bold")
+        print_game_over(self.console, self.state, self.label)
 
-    def _with_seats(self, line: str) -> Text:
-        """A line with each seat's name (``P1 Blue``) in its colour."""
-        text = Text(line)
-        for seat in range(self.state.players):
-            text.highlight_words([seat_name(seat)], style=seat_style(seat))
-        return text
+
+def print_menu(console: Console, seat: int, menu: Menu) -> None:
+    """The decision: the question, its notes, the numbered choices, and how to answer."""
+    title = seat_text(seat)
+    title.append(f" — {menu.question}", style="bold")
+    console.print(title)
+    for note in menu.notes:
+        console.print(Text(note, style="dim"))
+    if menu.amount_range is None:
+        items = [f"{i:>2}) {c.label}" for i, c in enumerate(menu.choices, 1)]
+        if menu.kind == "build" and len(items) > 6:
+            console.print(Columns(items, padding=(0, 3), column_first=True))
+        else:
+            for item in items:
+                console.print(item, highlight=False)
+    hint = _("Answer: {hint}", hint=menu.hint)
+    if menu.default is not None:
+        hint += "; " + _("Enter = {label} ({action})", label=menu.default_label, action=str(menu.default))
+    console.print(Text(hint + "; " + _("'help' for help"), style="dim italic"))
+
+
+def print_game_over(console: Console, state: GameState, label: Callable[[int], str]) -> None:
+    """The board, the standings and who won."""
+    console.print(board(state, label))
+    console.print(standings(state, label))
+    names = and_list(current(), [seat_name(w) for w in state.winners])
+    line = ngettext("GAME OVER: {winners} wins!", "GAME OVER: {winners} win!", len(state.winners),
+                    winners=names)
+    text = Text(line)
+    for seat in range(state.players):
+        text.highlight_words([seat_name(seat)], style=seat_style(seat))
+    console.print(text, style="bold")
