@@ -85,8 +85,8 @@ def join(link: str, *args: str):  # type: ignore[no-untyped-def]
     if BIN.exists():
         command, argv = str(BIN), ["play", "--join", link, *args]
     else:  # pragma: no cover - an install without the console script
-        command, argv = sys.executable, ["-c", "from powergrid.cli.main import main; main()", "play", "--join",
-                                         link, *args]
+        command, argv = sys.executable, ["-c", "from powergrid.cli.main import main; main()", "play",
+                                         "--join", link, *args]
     env = {"PATH": "/usr/bin:/bin", "TERM": "xterm", "NO_COLOR": "1", "COLUMNS": "130", "LINES": "50",
            "PYTHONIOENCODING": "utf-8", "HOME": str(Path.home())}
     if "PYTHONPATH" in os.environ:  # the sources under test, where they are not the installed ones
@@ -119,7 +119,6 @@ def test_a_round_against_a_bot_with_chat_and_clocks(server: ServerProcess) -> No
                   time_control={"kind": "live", "bank_s": 900, "increment_s": 10})
     gid = game["game_id"]
     child = join(server.url + game["seats"][0]["link"], "--name", "Ada")
-    child.logfile_read = open("/tmp/t1.out", "w")  # noqa: SIM115
     child.expect("Joined game")
     child.expect(shown("live: 15 minutes + 10 s a move"))
     said = built = False
@@ -203,7 +202,8 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
             view = httpx.get(f"{server.url}/api/games/{gid}/view", params={"seat": 1},
                              headers={"Authorization": f"Bearer {other}"}, timeout=10).json()
             action = "pass" if "pass" in view["legal"] else view["legal"][0]
-            r = httpx.post(f"{server.url}/api/games/{gid}/actions", headers={"Authorization": f"Bearer {other}"},
+            r = httpx.post(f"{server.url}/api/games/{gid}/actions",
+                           headers={"Authorization": f"Bearer {other}"},
                            json={"seat": 1, "action": action, "version": view["version"]}, timeout=10)
             assert r.status_code == 200, r.text
             continue

@@ -263,7 +263,8 @@ class OnlineSession:
         elif self.menu is not None:
             prompt = f"P{self.seat} {PROMPTS[self.menu.kind]()}> "
         else:
-            prompt = f"P{self.seat} {pgettext('prompt', 'waiting')}> "
+            waiting = pgettext("prompt", "waiting")
+            prompt = f"P{self.seat} {waiting}> "
         self.console.print(Text(prompt), end="")
         self.console.file.flush()
         self.prompt_shown, self.prompt_due = True, False
