@@ -409,3 +409,44 @@ def test_a_time_out_in_each_kind_of_decision_hands_it_to_the_stand_in(
     r = table.seat_call("return", seat)
     assert r.status_code == 200, r.text
     assert r.json()["clocks"]["seats"][seat]["stand_in"] is None
+
+
+def _buyer_policy(view: dict[str, Any], seat: int, buyer: int) -> str:
+    """``buyer`` opens the cheapest plant whenever it may and lets others' auctions go; everybody
+    else buys only when the rules make them (round 1) and passes or is done otherwise: ``buyer``
+    gains a plant every round, and must discard over the limit in round 4 (3 players: 3 plants)."""
+    legal = view["legal"]
+    opens = sorted((int(a.split()[1]), int(a.split()[2]), a) for a in legal if a.startswith("open"))
+    if seat == buyer and opens:
+        return opens[0][2]
+    calm = [a for a in legal if a in ("pass", "done")]
+    if calm:
+        return calm[0]
+    return opens[0][2] if opens else legal[0]
+
+
+def test_a_time_out_in_a_discard_hands_it_to_the_stand_in(app_and_worker: TestClient,
+                                                          timed: Settings) -> None:
+    client = app_and_worker
+    table = new_table(client, timed, 3)
+    buyer = 0
+    for _ in range(400):
+        seat = table.public()["to_act"]
+        view = table.view(seat)
+        if any(a.startswith("discard") for a in view["legal"]):
+            break
+        table.act(_buyer_policy(view, seat, buyer))
+    else:
+        raise AssertionError("no discard decision came")
+    assert seat == buyer and len(view["state"]["players"][seat]["plants"]) == 4
+    version = table.public()["version"]
+    timed.clock.advance(table.clocks()["seats"][seat]["left_s"])  # to the deadline
+    deadlines_due(timed)
+    wait_for(lambda: len(log_of(timed, table.gid)) > version + 1)  # the notice, then the stand-in's discard
+    log = log_of(timed, table.gid)
+    assert log[version] == (version + 1, seat, "@stand-in time")
+    assert log[version + 1][1] == seat and log[version + 1][2].startswith("discard ")
+    assert len(table.view(seat)["state"]["players"][seat]["plants"]) == 3
+    r = table.seat_call("return", seat)
+    assert r.status_code == 200, r.text
+    assert r.json()["clocks"]["seats"][seat]["stand_in"] is None
