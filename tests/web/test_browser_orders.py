@@ -185,3 +185,63 @@ def test_a_build_planned_before_the_turn_is_played_when_it_comes(server_url, new
     wait_until(lambda: any(e[0] == "act" and e[1] == waiting and e[2] == f"build {city}"
                            for e in table.public()["state"]["log"]), "the planned build", 60)
     assert page.script_errors == []
+
+
+def to_bureaucracy(table: ApiTable) -> None:
+    """Round 1 played over the API up to its bureaucracy: each seat buys the cheapest plant it may
+    open, fills it with fuel and builds one city."""
+    built: set[int] = set()
+    while table.public()["state"]["phase"] != 5:
+        seat = table.public()["to_act"]
+        legal = table.legal(seat)
+        opens = [a for a in legal if a.startswith("open ")]
+        buys = [a for a in legal if a.startswith("buy ")]
+        builds = [a for a in legal if a.startswith("build ")]
+        if opens:
+            action = opens[0]
+        elif buys:
+            action = max(buys, key=lambda a: int(a.split()[1]))
+        elif builds and seat not in built:
+            action = builds[0]
+            built.add(seat)
+        else:
+            action = "pass" if "pass" in legal else "done"
+        table.act(action, seat)
+
+
+def test_every_player_sets_bureaucracy_at_once_and_the_choices_apply_in_turn_order(server_url,
+                                                                                   new_page) -> None:
+    table = ApiTable(server_url, [{"kind": "human"}] * 3, seed=5)
+    to_bureaucracy(table)
+    now = table.public()
+    order = now["state"]["order"]
+    first, waiting = order[0], order[1:]
+    assert now["to_act"] == first
+    sizes = {waiting[0]: (1366, 768), waiting[1]: (390, 844), first: (1366, 768)}
+    pages = {seat: table.open_page(new_page, seat, *sizes[seat]) for seat in order}
+    chosen = {}
+    for seat in waiting:  # not to act yet: the early form places an order
+        page = pages[seat]
+        page.wait_for_selector("#decision .early-form [data-action='power']")
+        page.click("#decision .early-form [data-action='power']")
+        page.wait_for_selector("#decision .order-box[data-order='power']")
+        found = call(server_url, f"/api/games/{table.gid}/orders?seat={seat}", token=table.tokens[seat])
+        assert found["order"]["kind"] == "power" and found["order"]["status"] == "pending"
+        chosen[seat] = found["order"]["action"]
+        # the form's preselected choice: the best, which runs the plant fuelled in the buy phase
+        assert chosen[seat] == found["early"]["default_power"] != "power nothing"
+    screenshot(pages[waiting[1]], "orders-bureaucracy-at-once-phone")
+    screenshot(pages[waiting[0]], "orders-bureaucracy-at-once-desktop")
+    assert table.public()["version"] == now["version"]  # nothing played yet: the first seat decides
+    page = pages[first]
+    page.wait_for_selector("#decision [data-action='power']:not(.early-form *)")
+    page.click("#decision [data-action='power']")
+    wait_until(lambda: table.public()["state"]["round"] == 2, "the orders played in turn order")
+    log = table.public()["state"]["log"]
+    start = max(i for i, line in enumerate(log) if line[:2] == ["phase", 5])
+    powered = [(line[1], line[2]) for line in log[start:] if line[0] == "act"]
+    assert [seat for seat, _ in powered] == order
+    assert dict(powered[1:]) == chosen and powered[0][1].startswith("power")
+    for seat in waiting:
+        pages[seat].wait_for_function("!document.querySelector('#decision .order-box')")
+    assert all(p.script_errors == [] for p in pages.values())
