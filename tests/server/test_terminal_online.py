@@ -227,6 +227,14 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
     else:
         pytest.fail("the auction never ended")
     assert placed
+    child.sendline("leave")  # the stand-in plays the seat until the person takes it back
+    child.expect(shown("You left: the heuristic bot plays your seat."))
+    assert public(server, gid)["clocks"]["seats"][0]["stand_in"] == "left"
+    child.sendline("back")
+    child.expect("Your seat is yours again.")
+    assert public(server, gid)["clocks"]["seats"][0]["stand_in"] is None
+    child.sendline("back")
+    child.expect(shown("Your seat is yours already."))  # seat_not_taken_over, in words
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
