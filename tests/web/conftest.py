@@ -40,8 +40,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
                "--port", str(port), "--database-url", f"sqlite:///{database}"]
     # one browser plays many games from one address here: the per-client limits (tested in
-    # tests/server/test_limits.py) would refuse the later ones
-    env = {**os.environ, "POWERGRID_LIMITS": "0"}
+    # tests/server/test_limits.py) would refuse the later ones; and bots answer at once (the undo
+    # window against bots has its own server in test_browser_undo.py)
+    env = {**os.environ, "POWERGRID_LIMITS": "0", "POWERGRID_UNDO_WINDOW_MS": "0"}
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
