@@ -195,6 +195,12 @@ def test_undo_against_a_bot_within_its_window(windowed_url, new_page) -> None:  
         return call(url, f"/api/games/{gid}/actions", body, token)
 
     current = poll(mine, lambda v: v["to_act"] == 0)  # the bot may open the game
+    named = urllib.request.Request(f"{url}/api/games/{gid}/seats/0/name", method="PUT",
+                                   data=json.dumps({"name": "Ann"}).encode(),
+                                   headers={"Content-Type": "application/json",
+                                            "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(named, timeout=10) as reply:
+        assert json.load(reply)["name"] == "Ann"
     page = new_page()
     page.goto(f"{url}/game/{gid}#seat=0&token={token}")
     page.wait_for_selector(".connection.live")
@@ -209,7 +215,7 @@ def test_undo_against_a_bot_within_its_window(windowed_url, new_page) -> None:  
     left = page.locator("#undo .undo-left").inner_text()
     assert re.fullmatch(r"\d+ s", left) and 1 <= int(left.split()[0]) <= WINDOW_MS // 1000, left
     title = page.locator("#undo").get_attribute("title")
-    assert "Take back: Red" in title and in_words(title, opening), title
+    assert "Take back: Red (Ann)" in title and in_words(title, opening), title  # colour and name
     screenshot(page, "undo-window-countdown")
 
     page.click("#undo")
