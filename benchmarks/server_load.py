@@ -298,7 +298,10 @@ def start_server(database_url: str, workers: int, log: Path) -> tuple[subprocess
 
     port = free_port()
     # every game comes from this one address: the per-client limits would refuse most of them
-    env = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_LIMITS": "0"}
+    # and the bots answer a person at once: the undo window's wait (5 s) is by design, not the
+    # server's speed, which is what the bot-reply figures measure
+    env = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_LIMITS": "0",
+           "POWERGRID_UNDO_WINDOW_MS": "0"}
     env.pop("POWERGRID_REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--port", str(port), "--workers",
                              str(workers)], env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT)

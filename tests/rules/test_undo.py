@@ -64,6 +64,7 @@ def test_only_the_seat_that_acted_may_take_it_back() -> None:
     assert opener is not None and opener != bidder
     error = refused(t, bidder)
     assert error.reason == "not_your_action" and "open 3 3" in str(error)
+    assert error.facts == {"by": opener, "action": "open 3 3"}  # for clients that word it themselves
     t.undo(opener)  # the opener may, as long as nobody has answered
     assert t.state.to_dict() == pg.new_game(CONFIG).to_dict()
 
@@ -79,7 +80,11 @@ def test_an_answer_closes_the_window_even_when_it_is_taken_back() -> None:
     # the opener has seen the answer: the opening bid stands
     error = refused(t, first)
     assert error.reason == "another_player_acted"
+    assert error.facts == {"by": bidder, "action": "open 3 3"}  # who acted since, and the action
     assert t.undoable(first) == ()
+    # a third seat is told whose action it is
+    third = ({0, 1, 2} - {first, bidder}).pop()
+    assert refused(t, third).facts == {"by": first, "action": "open 3 3"}
 
 
 def test_a_plant_drawn_is_new_information() -> None:
@@ -92,6 +97,7 @@ def test_a_plant_drawn_is_new_information() -> None:
     error = refused(t, seat)
     assert error.reason == "new_information"
     assert "plant 13 was drawn" in str(error)
+    assert error.facts == {"by": seat, "action": "pass", "revealed": "plant", "plant": 13}
 
 
 def test_several_builds_and_done_are_taken_back_newest_first() -> None:
@@ -123,6 +129,7 @@ def test_the_resupply_closes_the_round() -> None:
         t.act(pg.default_power(t.state, seat))
     error = refused(t, seat)
     assert error.reason == "new_information" and "resupplied" in str(error)
+    assert error.facts["revealed"] == "resupply" and error.facts["by"] == seat
 
 
 def test_nothing_is_taken_back_once_the_game_is_over() -> None:
@@ -173,9 +180,15 @@ def test_a_refused_entry_changes_nothing() -> None:
 def test_the_ledger_round_trips_through_json_and_refuses_garbage() -> None:
     t = timeline("open 3 3", "bid 4", "undo")
     assert pg.Ledger.from_dict(t.ledger.to_dict()) == t.ledger
+    assert pg.Ledger.from_dict(t.ledger.to_dict()).refusal(0) is not None
+    # a ledger stored before the facts existed still reads (its refusals say less)
+    older = {k: v for k, v in t.ledger.to_dict().items() if k not in ("closed_action", "closed_facts")}
+    assert pg.Ledger.from_dict(older).closed_action == "" and pg.Ledger.from_dict(older).closed_facts == ()
     for bad in (None, {}, {"standing": 1, "open": [[0, "pass"]], "closed_seat": 0,
                            "closed_reason": "new_information", "closed_words": ""},
-                {**t.ledger.to_dict(), "closed_reason": "because"}):
+                {**t.ledger.to_dict(), "closed_reason": "because"},
+                {**t.ledger.to_dict(), "closed_facts": [1, 2]},
+                {**t.ledger.to_dict(), "closed_facts": {"by": [1]}}):
         with pytest.raises(pg.CorruptState):
             pg.Ledger.from_dict(bad)
 
@@ -183,7 +196,8 @@ def test_the_ledger_round_trips_through_json_and_refuses_garbage() -> None:
 def test_what_counts_as_new_information() -> None:
     assert closing_event([("act", 0, pg.Action.bid(5))]) is None
     assert closing_event([("boxed", 4, "cities")]) is None  # a plant leaving shows nothing hidden
-    assert closing_event([("drawn", 17)]) == ("new_information", "plant 17 was drawn")
+    assert closing_event([("drawn", 17)]) == ("new_information", "plant 17 was drawn",
+                                              (("revealed", "plant"), ("plant", 17)))
     assert closing_event([("step3_drawn", "build")])[0] == "new_information"  # type: ignore[index]
     assert closing_event([("resupply", (1, 1, 1, 1))])[0] == "new_information"  # type: ignore[index]
     assert closing_event([("over", (0,), (3, 2))])[0] == "game_over"  # type: ignore[index]

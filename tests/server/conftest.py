@@ -17,6 +17,9 @@ warnings.filterwarnings("ignore", message=".*httpx.*")
 # apps started inside the test process keep CPython's collector as it is: freezing (collector.py)
 # would keep every earlier test's objects for good; server processes the tests start use the default
 os.environ["POWERGRID_GC_THRESHOLD"] = "0"
+# bots answer a person after their pace alone, as they did before the undo window: the tests drive
+# games as fast as they can (test_undo_window.py sets its own window; so may a test's server)
+os.environ["POWERGRID_UNDO_WINDOW_MS"] = "0"
 
 from fastapi.testclient import TestClient  # noqa: E402
 

@@ -69,7 +69,8 @@ def test_a_seats_view_made_a_state_offers_the_games_own_choices() -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     with ServerProcess(f"sqlite:///{tmp_path}/games.db", tmp_path / "serve.log",
-                       POWERGRID_BOT_WORKERS="1", POWERGRID_SEARCH_WORKERS="0") as process:
+                       POWERGRID_BOT_WORKERS="1", POWERGRID_SEARCH_WORKERS="0",
+                       POWERGRID_UNDO_WINDOW_MS="0") as process:  # bots move at once after a person
         yield process
 
 
@@ -197,7 +198,7 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
                 child.expect("Standing order cancelled.")
                 assert order_of(server, gid, mine) is None
                 child.sendline("order cancel")
-                child.expect("There is no standing order to cancel.")  # no_order, in words
+                child.expect(shown("There is no such order (it may have been played already)."))  # no_order
                 placed = True
             view = httpx.get(f"{server.url}/api/games/{gid}/view", params={"seat": 1},
                              headers={"Authorization": f"Bearer {other}"}, timeout=10).json()
@@ -214,7 +215,7 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
         kind = child.match.group(1) or "amount"
         if kind == "auction":
             child.sendline("order pass-auction")  # round 1: nobody may pass, in words
-            child.expect("In round 1 everybody must buy a plant.")
+            child.expect("In the first round everybody must buy a plant: you may not pass.")
             child.expect(DECISION)
             child.sendline("1")
             child.expect("amount> ")
@@ -234,7 +235,7 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
     child.expect("Your seat is yours again.")
     assert public(server, gid)["clocks"]["seats"][0]["stand_in"] is None
     child.sendline("back")
-    child.expect(shown("Your seat is yours already."))  # seat_not_taken_over, in words
+    child.expect(shown("You hold this seat: no bot plays it."))  # seat_not_taken_over, in words
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()

@@ -95,6 +95,7 @@ def test_undo_of_a_bid_restores_the_state_and_tells_the_seat(client: TestClient)
     # the opener saw the bid: too late for it, even though the bid was taken back
     r = table.undo(opener, reply["version"])
     assert r.status_code == 409 and error_code(r) == "another_player_acted"
+    assert r.json()["error"]["by"] == bidder and r.json()["error"]["action"] == "open 3 3"
     assert table.public()["version"] == reply["version"]
 
 
@@ -146,6 +147,10 @@ def test_refused_after_new_information(client: TestClient) -> None:
     r = table.undo(last, won["version"])
     assert r.status_code == 409 and error_code(r) == "new_information"
     assert "drawn" in r.json()["error"]["message"]
+    # the facts behind the words, for a client that words them itself
+    drawn = next(e[1] for e in won["state"]["log"][-4:] if e[0] == "drawn")
+    assert r.json()["error"] == {**r.json()["error"], "by": last, "action": "pass", "revealed": "plant",
+                                 "plant": drawn}
     assert table.public()["version"] == won["version"]
     mine = table.view(last)
     assert mine["can_undo"] is False and mine["undo"]["refused"]["code"] == "new_information"
@@ -160,6 +165,10 @@ def test_refused_for_another_seats_action_and_with_nothing_taken(client: TestCli
     other = opened["to_act"]
     r = table.undo(other, opened["version"])
     assert r.status_code == 409 and error_code(r) == "not_your_action"
+    assert r.json()["error"]["by"] == first and r.json()["error"]["action"] == "open 3 3"
+    refused = table.view(other)["undo"]["refused"]  # the view says the same
+    assert refused == {"code": "not_your_action", "message": r.json()["error"]["message"], "by": first,
+                       "action": "open 3 3"}
 
 
 def test_refused_when_the_creator_turned_it_off(client: TestClient) -> None:

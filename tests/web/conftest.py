@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,22 +33,25 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(folder: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """A `powergrid serve` on a free port with its SQLite database in ``folder``; its address."""
     port = free_port()
-    database = tmp_path_factory.mktemp("web") / "games.db"
-    log = (database.parent / "server.log").open("w")
+    database = folder / "games.db"
+    log = (folder / "server.log").open("w")
     command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
                "--port", str(port), "--database-url", f"sqlite:///{database}"]
     # one browser plays many games from one address here: the per-client limits (tested in
-    # tests/server/test_limits.py) would refuse the later ones
-    env = {**os.environ, "POWERGRID_LIMITS": "0"}
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    # tests/server/test_limits.py) would refuse the later ones; and bots answer at once (the undo
+    # window against bots has its own server in test_browser_undo.py)
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                              env={**os.environ, "POWERGRID_LIMITS": "0", "POWERGRID_UNDO_WINDOW_MS": "0",
+                                   **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
             if server.poll() is not None:
-                pytest.fail(f"powergrid serve exited: {(database.parent / 'server.log').read_text()}")
+                pytest.fail(f"powergrid serve exited: {(folder / 'server.log').read_text()}")
             try:
                 with urllib.request.urlopen(f"{url}/api/maps", timeout=1) as reply:
                     json.load(reply)
@@ -64,6 +68,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("web")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

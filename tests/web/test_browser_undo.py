@@ -1,13 +1,23 @@
-"""Through the browser: the Undo button takes back a bid and a build, and says why when it may not."""
+"""Through the browser: the Undo button takes back a bid and a build, and says why when it may not;
+against a bot, it counts down the seconds the bot waits, and its refusals are in the player's words."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from typing import Any
 
-from .conftest import screenshot
+import pytest
+
+from .conftest import screenshot, serving
+
+#: the undo window of the server the bot test plays on: long enough to click Undo on a loaded
+#: machine, short enough to wait out
+WINDOW_MS = 10_000
 
 
 def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -67,7 +77,9 @@ def test_undo_of_a_bid(server_url, new_page) -> None:
 
     page.click("#decision [data-action='bid']")  # the lowest raise, 4
     page.wait_for_selector("#undo:not([disabled])")
-    assert "bid 4" in page.locator("#undo").get_attribute("title")
+    title = page.locator("#undo").get_attribute("title")
+    assert "bids 4" in title and "bid 4" not in title  # the action in words, not its notation
+    assert page.locator("#undo .undo-left").count() == 0  # no bot waits: no countdown
     assert table.public()["state"]["auction"]["bid"] == 4
     screenshot(page, "undo-bid-before")
 
@@ -75,6 +87,7 @@ def test_undo_of_a_bid(server_url, new_page) -> None:
     page.wait_for_selector("#decision [data-decision='bid']")
     page.wait_for_selector("#log li.undo")
     assert "took back" in page.locator("#log li.undo").inner_text()
+    assert "bids 4" in page.locator("#log li.undo").inner_text()
     now = table.public()
     assert now["state"]["auction"]["bid"] == 3 and now["to_act"] == bidder
     assert now["last"]["action"] == "undo" and now["last"]["undone"] == "bid 4"
@@ -124,7 +137,10 @@ def test_undo_refused_after_new_information(server_url, new_page) -> None:
     page.locator("body").press("u")
     toast = page.locator(".toast-error").last
     toast.wait_for()
-    assert "new information" in toast.inner_text() and "drawn" in toast.inner_text()
+    drawn = next(e[1] for e in reversed(table.public()["state"]["log"]) if e[0] == "drawn")
+    words = toast.inner_text()
+    assert "new information" in words and f"plant {drawn} was drawn" in words
+    assert "Your action:" in words and "passes" in words and "seat" not in words
     version = table.public()["version"]
     screenshot(page, "undo-refused-new-information")
     # the server refuses it too, by name
@@ -135,4 +151,109 @@ def test_undo_refused_after_new_information(server_url, new_page) -> None:
     except urllib.error.HTTPError as exc:
         assert exc.code == 409 and json.load(exc)["error"]["code"] == "new_information"
     assert table.public()["version"] == version
+    assert page.script_errors == []
+
+
+# ---------------------------------------------------------------------- against a bot
+@pytest.fixture(scope="module")
+def windowed_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serving(tmp_path_factory.mktemp("undo-window"), {"POWERGRID_UNDO_WINDOW_MS": str(WINDOW_MS)}) as url:
+        yield url
+
+
+def poll(read, ok, limit: float = 60.0):  # type: ignore[no-untyped-def]
+    """Poll ``read()`` until its value is ``ok`` (no fixed sleeps); that value."""
+    deadline = time.monotonic() + limit
+    while True:
+        value = read()
+        if ok(value):
+            return value
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.05)
+
+
+def in_words(text: str, action: str) -> bool:
+    """Whether ``text`` says the bot's ``action`` in words (and not in notation)."""
+    kind = action.split(" ")[0]
+    said = {"open": "opens an auction", "bid": "bids", "pass": "passes", "buy": "buys", "build": "builds",
+            "done": "is done", "power": "runs", "discard": "discards"}[kind]
+    return said in text and (kind == "pass" or action not in text) and f"'{action}'" not in text
+
+
+def test_undo_against_a_bot_within_its_window(windowed_url, new_page) -> None:  # type: ignore[no-untyped-def]
+    url = windowed_url
+    game = call(url, "/api/games", {"map": "germany", "players": 2, "seed": 5, "hints": False,
+                                    "bot_pace_ms": 0,
+                                    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]})
+    gid, token = game["game_id"], game["seats"][0]["token"]
+
+    def mine() -> Any:
+        return call(url, f"/api/games/{gid}/view?seat=0", token=token)
+
+    def act(action: str, version: int) -> Any:
+        body = {"seat": 0, "action": action, "version": version}
+        return call(url, f"/api/games/{gid}/actions", body, token)
+
+    current = poll(mine, lambda v: v["to_act"] == 0)  # the bot may open the game
+    named = urllib.request.Request(f"{url}/api/games/{gid}/seats/0/name", method="PUT",
+                                   data=json.dumps({"name": "Ann"}).encode(),
+                                   headers={"Content-Type": "application/json",
+                                            "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(named, timeout=10) as reply:
+        assert json.load(reply)["name"] == "Ann"
+    page = new_page()
+    page.goto(f"{url}/game/{gid}#seat=0&token={token}")
+    page.wait_for_selector(".connection.live")
+    # an action after which the bot is to act: opening an auction, or a bid on the bot's
+    opening = next(a for a in current["legal"] if a.startswith(("open ", "bid ")))
+    opened = act(opening, current["version"])
+    assert opened["to_act"] == 1 and opened["undo"]["until"] > 0
+
+    # the bot waits: the button counts down the seconds left, and says what it would take back
+    wait_version(page, opened["version"])
+    page.wait_for_selector("#undo:not([disabled]) .undo-left")
+    left = page.locator("#undo .undo-left").inner_text()
+    assert re.fullmatch(r"\d+ s", left) and 1 <= int(left.split()[0]) <= WINDOW_MS // 1000, left
+    title = page.locator("#undo").get_attribute("title")
+    assert "Take back: Red (Ann)" in title and in_words(title, opening), title  # colour and name
+    screenshot(page, "undo-window-countdown")
+
+    page.click("#undo")
+    page.wait_for_selector("#log li.undo")
+    undone = page.locator("#log li.undo").inner_text()
+    assert "took back" in undone and in_words(undone, opening), undone
+    now = call(url, f"/api/games/{gid}")
+    assert now["last"]["action"] == "undo" and now["to_act"] == 0  # taken back before the bot moved
+    wait_version(page, now["version"])
+    assert page.locator("#undo .undo-left").count() == 0
+
+    # the person acts again; once the window has passed, the bot plays as usual
+    again = act(opening, now["version"])
+    answered = poll(lambda: call(url, f"/api/games/{gid}"),
+                    lambda p: p["version"] > again["version"] and p["to_act"] == 0,
+                    limit=WINDOW_MS / 1000 + 60)
+    assert answered["last"]["seat"] == 1
+    bot_action = answered["last"]["action"]
+
+    # now too late: the refusal names the bot's colour and its action in words, never notation or a seat
+    wait_version(page, answered["version"])
+    page.wait_for_selector("#undo[disabled]")
+    title = page.locator("#undo").get_attribute("title")
+    assert "Blue" in title and in_words(title, bot_action) and "seat" not in title.lower(), title
+    page.locator("body").press("u")
+    toast = page.locator(".toast-error").last
+    toast.wait_for()
+    words = toast.inner_text()
+    assert "Blue" in words and in_words(words, bot_action), words
+    assert "seat" not in words.lower() and not re.search(r"\bP\d\b", words), words
+    screenshot(page, "undo-window-refused")
+
+    # the server refuses it too, and says whose action and which, as data
+    try:
+        call(url, f"/api/games/{gid}/undo", {"seat": 0, "version": answered["version"]}, token)
+        raise AssertionError("the undo was accepted")
+    except urllib.error.HTTPError as exc:
+        error = json.load(exc)["error"]
+        assert exc.code == 409 and error["code"] == "not_your_action"
+        assert error["by"] == 1 and error["action"] == bot_action
     assert page.script_errors == []

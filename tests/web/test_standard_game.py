@@ -82,6 +82,7 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
     # say what each player did, and the whole game can be paged back to its first line.
     page.click("#end-screen button:has-text('Look at the board')")
     newest = page.evaluate(LOG_SHOWS_NEWEST)
+    screenshot(page, "standard-after-end")
     assert newest["visible"] and newest["text"].startswith("Game over"), newest
     assert page.locator("#log li.summary").count() >= 3
     summary = page.locator("#log li.summary").last.inner_text()

@@ -78,12 +78,15 @@ class UndoRefused(PowerGridError):
     """A request to take back an action that may not be taken back (see docs/engine.md, Undo).
 
     ``reason`` names why: ``nothing_to_undo``, ``not_your_action``, ``another_player_acted``,
-    ``new_information`` or ``game_over``.
+    ``new_information`` or ``game_over``. ``facts`` says it without words, for clients that word
+    it themselves (``Ledger.refusal``): ``by`` (a seat), ``action`` (a notation), ``revealed``.
     """
 
     code = "undo_refused"
 
-    def __init__(self, seat: int | None, reason: str, message: str) -> None:
+    def __init__(self, seat: int | None, reason: str, message: str,
+                 facts: dict[str, Any] | None = None) -> None:
         self.seat = seat
         self.reason = reason
+        self.facts: dict[str, Any] = dict(facts or {})
         super().__init__(message)

@@ -42,24 +42,29 @@ GAME_OVER = "game_over"
 #: every reason an undo is refused, for clients that name them
 REASONS = (NOTHING_TO_UNDO, NOT_YOUR_ACTION, ANOTHER_PLAYER_ACTED, NEW_INFORMATION, GAME_OVER)
 
+#: a refusal's facts as pairs (a refusal's ``facts`` is their dict): ``by`` (a seat), ``action`` (a
+#: notation), ``revealed`` (``plant``, ``step3``, ``resupply``, ``saved_state``), ``plant``
+Facts = tuple[tuple[str, str | int], ...]
 
-def closing_event(events: Sequence[Event]) -> tuple[str, str] | None:
-    """Why the action that logged ``events`` can never be taken back: (reason, words), or None.
+
+def closing_event(events: Sequence[Event]) -> tuple[str, str, Facts] | None:
+    """Why the action that logged ``events`` can never be taken back: (reason, words, facts), or None.
 
     New information is a plant drawn into the market (what was hidden in the deck comes out), the
     Step 3 card drawn (the deck is shuffled), and a resupply (the round ends); the end of the game
-    closes everything.
+    closes everything. The facts say what came out without words (``revealed``, and ``plant``).
     """
     for event in events:
         kind = event[0]
         if kind == "over":
-            return GAME_OVER, "the game is over"
+            return GAME_OVER, "the game is over", ()
         if kind == "drawn":
-            return NEW_INFORMATION, f"plant {event[1]} was drawn"
+            plant = (("revealed", "plant"), ("plant", event[1]))
+            return NEW_INFORMATION, f"plant {event[1]} was drawn", plant
         if kind in ("step3_drawn", "step3_ignored"):
-            return NEW_INFORMATION, "the Step 3 card was drawn"
+            return NEW_INFORMATION, "the Step 3 card was drawn", (("revealed", "step3"),)
         if kind == "resupply":
-            return NEW_INFORMATION, "the resource market was resupplied"
+            return NEW_INFORMATION, "the resource market was resupplied", (("revealed", "resupply"),)
     return None
 
 
@@ -85,7 +90,8 @@ class Ledger:
 
     ``open`` holds the newest standing actions that may be taken back, oldest first (always one
     seat's); the ``standing - len(open)`` actions before them stand for good, the newest of them
-    played by ``closed_seat`` and closed for ``closed_reason`` (``closed_words`` says it in words).
+    (``closed_action``) played by ``closed_seat`` and closed for ``closed_reason``
+    (``closed_words`` says it in words, ``closed_facts`` without: who acted since, what came out).
     """
 
     standing: int = 0
@@ -93,27 +99,30 @@ class Ledger:
     closed_seat: int = -1
     closed_reason: str = NOTHING_TO_UNDO
     closed_words: str = "no action has been taken"
+    closed_action: str = ""
+    closed_facts: Facts = ()
 
     def acted(self, seat: int, action: Action | str, entry: int, events: Sequence[Event]) -> Ledger:
         """The ledger after ``seat`` took ``action`` (log entry ``entry``), which logged ``events``."""
         text = str(action)
         closing = closing_event(events)
         if closing is not None:
-            return Ledger(self.standing + 1, (), seat, closing[0], f"'{text}': {closing[1]}")
+            reason, words, facts = closing
+            return Ledger(self.standing + 1, (), seat, reason, f"'{text}': {words}", text, facts)
         taken = Taken(seat, text, entry)
         if self.open and self.open[0].seat != seat:
             last = self.open[-1]
             return Ledger(self.standing + 1, (taken,), last.seat, ANOTHER_PLAYER_ACTED,
-                          f"seat {seat} has acted since '{last.action}'")
+                          f"seat {seat} has acted since '{last.action}'", last.action, (("by", seat),))
         return Ledger(self.standing + 1, self.open + (taken,), self.closed_seat, self.closed_reason,
-                      self.closed_words)
+                      self.closed_words, self.closed_action, self.closed_facts)
 
     def undone(self) -> Ledger:
         """The ledger after the newest open action is taken back (call only when one is open)."""
         if not self.open:
             raise AssertionError("no open action to take back")  # pragma: no cover
         return Ledger(self.standing - 1, self.open[:-1], self.closed_seat, self.closed_reason,
-                      self.closed_words)
+                      self.closed_words, self.closed_action, self.closed_facts)
 
     @property
     def last_seat(self) -> int | None:
@@ -129,45 +138,58 @@ class Ledger:
         return ()
 
     def refusal(self, seat: int) -> UndoRefused | None:
-        """The error an undo by ``seat`` would meet now, or None when it is allowed."""
+        """The error an undo by ``seat`` would meet now, or None when it is allowed.
+
+        Its ``facts``: ``by``, the seat whose action stands in the way (the last action's, or the
+        one that acted since, or the seat's own that brought out ``revealed``); ``action``, the
+        action in question (the last one, or the seat's own that may no longer be taken back).
+        """
         if self.open:
             last = self.open[-1]
             if last.seat == seat:
                 return None
             return UndoRefused(seat, NOT_YOUR_ACTION, f"the last action, '{last.action}', is seat "
-                               f"{last.seat}'s: only the seat that took an action may take it back")
+                               f"{last.seat}'s: only the seat that took an action may take it back",
+                               {"by": last.seat, "action": last.action})
         if not self.standing:
             return UndoRefused(seat, NOTHING_TO_UNDO, "there is no action to take back")
         if self.closed_reason == GAME_OVER:
             return UndoRefused(seat, GAME_OVER, "the game is over: its last action stands")
         if self.closed_seat < 0:
-            return UndoRefused(seat, self.closed_reason, f"too late to take it back: {self.closed_words}")
+            return UndoRefused(seat, self.closed_reason, f"too late to take it back: {self.closed_words}",
+                               {"revealed": "saved_state"})
+        known = {"by": self.closed_seat, "action": self.closed_action} if self.closed_action else {
+            "by": self.closed_seat}
         if self.closed_seat != seat:
             return UndoRefused(seat, NOT_YOUR_ACTION, f"the last action is seat {self.closed_seat}'s: "
-                               "only the seat that took an action may take it back")
-        if self.closed_reason == ANOTHER_PLAYER_ACTED:
-            return UndoRefused(seat, ANOTHER_PLAYER_ACTED, f"too late to take it back: "
-                               f"{self.closed_words}")
-        return UndoRefused(seat, self.closed_reason, f"too late to take it back: {self.closed_words}")
+                               "only the seat that took an action may take it back", known)
+        return UndoRefused(seat, self.closed_reason, f"too late to take it back: {self.closed_words}",
+                           {**known, **dict(self.closed_facts)})
 
     def to_dict(self) -> dict[str, Any]:
         return {"standing": self.standing, "open": [[t.seat, t.action, t.entry] for t in self.open],
                 "closed_seat": self.closed_seat, "closed_reason": self.closed_reason,
-                "closed_words": self.closed_words}
+                "closed_words": self.closed_words, "closed_action": self.closed_action,
+                "closed_facts": dict(self.closed_facts)}
 
     @classmethod
     def from_dict(cls, data: Any) -> Ledger:
-        """Read :meth:`to_dict`'s form.
+        """Read :meth:`to_dict`'s form (one written before ``closed_action`` and ``closed_facts``
+        existed reads with neither).
 
         :raises CorruptState: it is malformed.
         """
         try:
+            facts = data.get("closed_facts") or {}
             ledger = cls(int(data["standing"]),
                          tuple(Taken(int(s), str(a), int(e)) for s, a, e in data["open"]),
-                         int(data["closed_seat"]), str(data["closed_reason"]), str(data["closed_words"]))
-        except (KeyError, TypeError, ValueError) as exc:
+                         int(data["closed_seat"]), str(data["closed_reason"]), str(data["closed_words"]),
+                         str(data.get("closed_action") or ""),
+                         tuple((str(k), v) for k, v in facts.items()))
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise CorruptState(f"malformed undo ledger: {exc}") from None
-        if ledger.closed_reason not in REASONS or len(ledger.open) > ledger.standing:
+        if ledger.closed_reason not in REASONS or len(ledger.open) > ledger.standing or not all(
+                isinstance(v, (str, int)) and not isinstance(v, bool) for _k, v in ledger.closed_facts):
             raise CorruptState("malformed undo ledger")
         return ledger
 

@@ -33,7 +33,7 @@ from ..common import collector
 from ..common.settings import DEFAULT_DATABASE_URL, Settings
 from ..fanout.doorbell import JOBS, Bells
 from ..fanout.pubsub import CHANNEL, message
-from ..games import absence, order_store, snapshots
+from ..games import absence, order_store, snapshots, undo_window
 from ..games.append import next_frame
 from ..games.bot_turns import BOT_TURN, bot_decision, derive_seed, turn_job
 from ..games.cache import FIRST_FRAME_BYTES, NEXT_FRAME_BYTES
@@ -285,7 +285,9 @@ class Turn:
 
 def decide_turn(worker: BotWorker, job: Job, caught_up: Collection[str] = ()) -> Turn | None:
     """The bot's move at ``job.version``, checked as a person's action is; None (and the job done)
-    if the game is gone or has moved on. ``caught_up``: games the worker has just brought up to date."""
+    if the game is gone or has moved on, or None (and the job put back) if the undo window of the
+    person's action before it is still open (undo_window.py). ``caught_up``: games the worker has
+    just brought up to date."""
     assert job.game_id is not None and job.version is not None
     found = worker.game(job.game_id, job.game_id in caught_up)
     if found is None:
@@ -297,6 +299,10 @@ def decide_turn(worker: BotWorker, job: Job, caught_up: Collection[str] = ()) ->
     if frame.version != job.version or frame.state.current_player != seat:
         # the game moved on meanwhile (another action, or an undo took the job's version)
         worker.queue.done(job, {"skipped": f"the game is at version {frame.version}"})
+        return None
+    until = undo_window.still_open(job.payload, worker.settings.clock.now())
+    if until is not None:  # early by the server's clock: the person may still take their action back
+        worker.queue.postpone(job, until)
         return None
     bot = row.seats[seat]
     # a stand-in's turn names its bot and seed (absence.py); a bot seat's are the seat's

@@ -1,4 +1,5 @@
-"""Named API errors: HTTP status + a code from the contract + words (+ when to retry, for 429s)."""
+"""Named API errors: HTTP status + a code from the contract + words (+ when to retry, for 429s;
++ the facts behind the words, for clients that word a refusal themselves)."""
 
 from __future__ import annotations
 
@@ -37,19 +38,25 @@ STATUS = {
 class ApiError(Exception):
     """A refusal the client can act on; nothing was changed."""
 
-    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
+    def __init__(self, code: str, message: str, retry_after: int | None = None,
+                 facts: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         #: seconds after which trying again may succeed (sent as ``Retry-After`` too)
         self.retry_after = retry_after
+        #: more members of the error body: what the message says in words, as data (an undo's
+        #: refusal: ``by``, the seat whose action is in the way, and ``action``; docs/server-api.md)
+        self.facts = dict(facts or {})
+        if self.facts.keys() & {"code", "message", "retry_after"}:
+            raise ValueError("an error's facts may not replace its code, message or retry_after")
 
     @property
     def status(self) -> int:
         return STATUS.get(self.code, 400)
 
     def body(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        error: dict[str, Any] = {"code": self.code, "message": self.message, **self.facts}
         if self.retry_after is not None:
             error["retry_after"] = self.retry_after
         return {"error": error}

@@ -70,6 +70,10 @@ class Settings:
     bot_pace_ms: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_PACE_MS", 800))
     #: the largest pause a game may ask for
     bot_pace_max_ms: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_PACE_MAX_MS", 5000))
+    #: after a person's action that they may take back, in a game that allows undo, a bot to act
+    #: next waits this long from the action, so the person can take it back (games/undo_window.py);
+    #: 0: bots answer after their pause alone
+    undo_window_ms: int = field(default_factory=lambda: _env_int("POWERGRID_UNDO_WINDOW_MS", 5000))
     #: the most quick-lane bot turns a worker takes at once when they queue up: one commit leases
     #: them and one commits their moves, instead of two each (a disk flush each on PostgreSQL)
     bot_batch: int = field(default_factory=lambda: _env_int("POWERGRID_BOT_BATCH", 16))

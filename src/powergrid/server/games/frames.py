@@ -51,6 +51,9 @@ class Frame:
     undo_allowed: bool = True
     #: the players' clocks and who holds each seat at this version (clocks.py); None: not known
     clock: Clocks | None = None
+    #: when the bots may answer the person whose action made this version: the end of its undo
+    #: window by the server's clock (undo_window.py); None: they do not wait (or it is not known here)
+    undo_until: float | None = None
     _public: dict[str, Any] | None = None
     #: the public part's JSON, less its closing brace (``encoded``)
     _public_json: bytes | None = None
@@ -129,7 +132,8 @@ class Frame:
         return {} if self.clock is None else {"clocks": self.clock.public()}
 
     def undo_extras(self, seat: int | None) -> dict[str, Any]:
-        """For a seat: whether it may take back an action now, which ones, and if not, why not."""
+        """For a seat: whether it may take back an action now, which ones, and if not, why not (the
+        refusal of the undo route: code, message and facts); ``until``, when the bots wait for it."""
         if seat is None:
             return {}
         actions = [t.action for t in self.ledger.undoable(seat)] if self.undo_allowed else []
@@ -138,8 +142,11 @@ class Frame:
             refused = {"code": "undo_off", "message": "the game's creator turned undo off"}
         elif not actions:
             why = self.ledger.refusal(seat)
-            refused = None if why is None else {"code": why.reason, "message": str(why)}
-        return {"can_undo": bool(actions), "undo": {"actions": actions, "refused": refused}}
+            refused = None if why is None else {"code": why.reason, "message": str(why), **why.facts}
+        undo: dict[str, Any] = {"actions": actions, "refused": refused}
+        if actions and self.undo_until is not None:
+            undo["until"] = self.undo_until
+        return {"can_undo": bool(actions), "undo": undo}
 
 
 def first_frame(state: pg.GameState, undo_allowed: bool = True, display_log: bool = True) -> Frame:

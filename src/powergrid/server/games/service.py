@@ -36,7 +36,7 @@ from ..fanout.pubsub import CHAT_POSTED, SEATS_CHANGED, Entry, Hub, Listener
 from ..storage.group_commit import GroupCommit
 from ..storage.jobs import JobQueue
 from ..storage.store import GameRow, Move, SeatRow, Store
-from . import absence, clocks, order_service, records, seats, snapshots, undo
+from . import absence, clocks, order_service, records, seats, snapshots, undo, undo_window
 from .append import next_frame
 from .bot_turns import check_bot_spec, derive_seed, pace_ms
 from .cache import GameCache, LiveGame
@@ -281,25 +281,31 @@ class GameService:
             at = self.clock.now()
             await self.absences.before_action(live, seat, at)
             new = next_frame(live.latest, seat, text, version)
-            if not await self.commit(live, new, at):
+            if not await self.commit(live, new, at, by_person=True):
                 self.absences.after_lost_race(live, seat)
                 raise ApiError("stale_version", "another action was taken at the same moment; "
                                                 "read the current view and try again")
-            self.bot_replies.acted(live, new.version, arrived)
+            if new.undo_until is None:  # a bot held for the undo window answers later by design
+                self.bot_replies.acted(live, new.version, arrived)
         return new
 
-    async def commit(self, live: LiveGame, new: Frame, at: float | None = None) -> bool:
+    async def commit(self, live: LiveGame, new: Frame, at: float | None = None,
+                     by_person: bool = False) -> bool:
         """Append the frame's log entry (an action, an undo or a notice) to the log (under live.lock)
         at server time ``at`` (default: now), with the job the new position calls for (a bot's or
-        stand-in's turn, a person's deadline); False if another writer won."""
+        stand-in's turn, a person's deadline); False if another writer won. ``by_person``: a
+        person's action, whose undo window holds the bot's turn after it (undo_window.py)."""
         state = new.state
         assert new.last is not None
         at = self.clock.now() if at is None else at
         absence.stamp(new, live.latest, new.last["seat"], new.last["action"], at)
         status = absence.status(new)
+        job = absence.next_job(live.row, new)
+        if by_person:
+            window = self.settings.undo_window_ms
+            job, new.undo_until = undo_window.hold(job, new, new.last["seat"], at, window)
         ok = await self.appends.append(Move(live.game_id, new.version, new.last["seat"], new.last["action"],
-                                            status, state.round, state.current_player,
-                                            absence.next_job(live.row, new), at=at))
+                                            status, state.round, state.current_player, job, at=at))
         if not ok:
             await self.cache.catch_up(live)
             return False

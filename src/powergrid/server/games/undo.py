@@ -6,7 +6,8 @@ version in the same versioned append, so crash safety, fan-out and replays work 
 The frame it makes holds exactly the state, standings history and log of the frame before the
 action it takes back, at a new version, with the undo window shrunk by one (``Ledger.undone``).
 What may be taken back is the engine's rule (``powergrid.rules.undo``, docs/rules.md, Undo); the
-refusals are its reasons, named in the server's error format.
+refusals are its reasons, named in the server's error format, with its facts (``by``: whose action,
+``action``: which one; ``revealed``) as members of the error, for clients that word them.
 
 A bot's turn queued for the version an undo took is dropped by the bot worker (the game is no
 longer at the job's version), and its append at that version could not win anyway.
@@ -66,5 +67,5 @@ def check(frame: Frame, seat: int, version: int) -> Taken:
                                         "read the current view and try again")
     refused = frame.ledger.refusal(seat)
     if refused is not None:
-        raise ApiError(refused.reason, str(refused))
+        raise ApiError(refused.reason, str(refused), facts=refused.facts)
     return frame.ledger.open[-1]

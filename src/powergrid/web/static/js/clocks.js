@@ -18,7 +18,8 @@ export async function syncServerTime() {
   if (reply && typeof reply.now === "number") offset = reply.now - (sent + back) / 2000;
 }
 
-function serverNow() {
+/** The server's time now (seconds since the epoch), by this browser's clock and the offset learnt. */
+export function serverNow() {
   return Date.now() / 1000 + offset;
 }
 

@@ -36,14 +36,17 @@ export function s(tag, attrs, ...children) {
 
 /**
  * A refusal: its code, its message in the reader's language (the language's message for the
- * code, else the server's words) and the server's own words (serverMessage).
+ * code, else the server's words), the server's own words (serverMessage) and the error's other
+ * members (facts: what the words say, as data, such as an undo refusal's "by" and "action").
  */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, error = {}) {
     super(errorText(code, message));
     this.status = status;
     this.code = code;
     this.serverMessage = message;
+    const { code: _code, message: _message, ...facts } = error || {};
+    this.facts = facts;
   }
 }
 
@@ -67,7 +70,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     const error = (data && data.error) || {};
     throw new ApiError(response.status, error.code || `http_${response.status}`,
-      error.message || t("The server refused ({status}).", { status: String(response.status) }));
+      error.message || t("The server refused ({status}).", { status: String(response.status) }), error);
   }
   return data;
 }

@@ -204,7 +204,7 @@ function answered(data) {
   if (data.type === "done") waiting.resolve(data);
   else {
     const error = data.error || {};
-    waiting.reject(new ApiError(error.status || 409, error.code || "refused", error.message || t("The server refused.")));
+    waiting.reject(new ApiError(error.status || 409, error.code || "refused", error.message || t("The server refused."), error));
   }
 }
 

@@ -86,9 +86,9 @@ export function actionNodes(seat, action) {
   }
 }
 
-/** An action taken back, in words. */
+/** An action taken back, in words ("Red took back their move (Red bids 4)"). */
 export function undoNodes(seat, undone) {
-  return withNodes(t("{player} took back {action}"), { player: playerChip(seat), action: notation(undone) });
+  return withNodes(t("{player} took back their move ({action})"), { player: playerChip(seat), action: actionNodes(seat, undone) });
 }
 
 function summaryParts(done) {

@@ -1,7 +1,7 @@
 // My games: every game this browser holds a seat in (the seat tokens kept in localStorage), asked
 // of the server in one request (POST /api/my-games), the games waiting for one of these seats first.
 import { api, forgetSeat, gamesHeld, h, playerChip, seatsHeld, toast } from "./common.js";
-import { setUpLanguage, t, tn } from "./i18n.js";
+import { pt, setUpLanguage, t, tn } from "./i18n.js";
 import { setSeatNames } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,7 +49,7 @@ function item(game) {
       h("div", { class: "mine-players" }, ...game.players.map((player) => h("span", {},
         playerChip(player.seat, game.seats.includes(player.seat) ? ` (${t("you")})` : player.kind === "bot" ? ` (${player.bot})` : ""))))),
     h("div", { class: "buttons", style: "margin:0" },
-      h("a", { class: `btn small ${game.your_turn ? "primary" : "secondary"}`, href: link }, game.over ? t("Results") : game.your_turn ? t("Play") : t("Open"))));
+      h("a", { class: `btn small ${game.your_turn ? "primary" : "secondary"}`, href: link }, game.over ? t("Results") : game.your_turn ? pt("my games", "Play") : t("Open"))));
 }
 
 function gone(refused) {

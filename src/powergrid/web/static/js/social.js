@@ -63,7 +63,10 @@ export function setUpSocial(ctx) {
   nameInput,
   h("button", { type: "submit", class: "btn small primary" }, t("Save")),
   h("button", { type: "button", class: "btn small ghost", title: t("Not now"), "aria-label": t("Not now"), onclick: () => { dismissed.add(game.seat); nameBar.hidden = true; } }, "✕"));
-  panel.querySelector(".panel-switches").after(nameBar);
+  // above the decision (in the log panel it squeezed the log to a line or two on a laptop)
+  const column = document.querySelector(".col-right");
+  if (column) column.prepend(nameBar);
+  else panel.querySelector(".panel-switches").after(nameBar);
 
   async function giveName(seat, raw, quiet = false) {
     const name = cleanName(raw);
