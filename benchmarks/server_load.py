@@ -30,7 +30,7 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
 
     nice -n 10 .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 100] \\
         [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search] \\
-        [--act http,socket] [--think 0]
+        [--act http,socket] [--think 0] [--clock none|live|correspondence]
 
 With no pause the games never wait for anyone, so the run is a closed loop at saturation: each
 game always has one action in flight, and the latencies are about the number of games divided by
@@ -57,6 +57,11 @@ PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 SERVE = "from powergrid.cli.main import main; main()"
 
 
+#: the time controls of --clock (generous: nobody runs out in a run, so the games are the same)
+CLOCKS = {"live": {"kind": "live", "bank_s": 480, "increment_s": 15},
+          "correspondence": {"kind": "correspondence", "turn_s": 86400, "vacation_s": 604800}}
+
+
 # ------------------------------------------------------------------ the client process
 def pct(values: list[float], p: float) -> float:
     if not values:
@@ -67,7 +72,7 @@ def pct(values: list[float], p: float) -> float:
 
 async def play_games(base: str, seconds: float, games: int, search_games: int, seed: int,
                      act: str = "http", think_ms: float = 0.0,
-                     connections: str = "person") -> dict[str, float]:
+                     connections: str = "person", clock: str = "none") -> dict[str, float]:
     import aiohttp
     import orjson
 
@@ -98,6 +103,8 @@ async def play_games(base: str, seconds: float, games: int, search_games: int, s
             body = {"map": rng.choice(["germany", "usa"]), "players": 3, "seed": rng.getrandbits(32),
                     "bot_pace_ms": 0,
                     "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]}
+            if clock != "none":
+                body["time_control"] = CLOCKS[clock]
             game = await post_json("/api/games", body)
             gid = game["game_id"]
             tokens = {s["seat"]: s["token"] for s in game["seats"] if s["kind"] == "human"}
@@ -388,7 +395,8 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run([sys.executable, __file__, "--client", base, "--seconds", str(args.seconds),
                               "--games", str(args.games), "--search-games", str(search_games),
-                              "--act", act, "--think", str(args.think), "--connections", args.connections],
+                              "--act", act, "--think", str(args.think), "--connections", args.connections,
+                              "--clock", args.clock],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
         client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -436,6 +444,8 @@ def main() -> None:
                         help="each person their own HTTP connections (as separate browsers or scripts), or "
                              "one pool for all (a request may go out on a connection another game used)")
     parser.add_argument("--logs", help="keep the servers' logs and SQLite files in this folder")
+    parser.add_argument("--clock", choices=tuple(CLOCKS) + ("none",), default="none",
+                        help="the people's games' time control (docs/server.md): every game timed")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # internal: run the load against this URL
     args = parser.parse_args()
     if args.client:
@@ -447,11 +457,13 @@ def main() -> None:
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)
         result = asyncio.run(play_games(args.client, args.seconds, args.games, args.search_games, 1,
-                                        args.act, args.think, args.connections))
+                                        args.act, args.think, args.connections, args.clock))
         print(json.dumps(result))
         return
     load = os.getloadavg()
     pace = f"a {args.think:.0f} ms mean pause before each action" if args.think else "no pause"
+    if args.clock != "none":
+        pace += f"; every game on a {args.clock} clock"
     print(f"{args.games} concurrent 3-player games (2 people, each with their own socket, {pace}; 1 "
           f"heuristic bot); 'search' adds {args.search_games} games of 6 pimc:strong bots; "
           f"{args.seconds:.0f} s per run; {os.cpu_count()} CPUs, load average {load[0]:.1f} at the start\n")

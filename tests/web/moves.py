@@ -33,10 +33,20 @@ VIEWBOX_WIDTH = """() => parseFloat(
 #: no part of the page reaches past the viewport's right edge (no sideways scrolling)
 SIDEWAYS = """() => {
   const width = document.documentElement.clientWidth;
+  // inside a box that scrolls (or clips) sideways and itself fits the page: the page does not scroll
+  const clipped = (node) => {
+    for (let up = node.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(up).overflowX)) {
+        return up.getBoundingClientRect().right <= width + 1;
+      }
+    }
+    return false;
+  };
   const over = [...document.querySelectorAll('body *')].filter((node) => {
     const box = node.getBoundingClientRect();
     const style = getComputedStyle(node);
-    return box.width > 0 && box.right > width + 1 && style.position !== 'fixed' && !node.closest('svg');
+    return box.width > 0 && box.right > width + 1 && style.position !== 'fixed' && !node.closest('svg')
+      && !clipped(node);
   }).slice(0, 5)
     .map((node) => `${node.tagName}.${node.className} ${Math.round(node.getBoundingClientRect().right)}`);
   return { scroll: document.documentElement.scrollWidth, width, over };
