@@ -58,7 +58,8 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
         if phase == "Auction" and page.locator(".turn-order .tag").count() and "auction" not in seen:
             seen["auction"] = True
             tags = page.locator(".turn-order .tag").all_inner_texts()
-            assert all(re.fullmatch(r"bought \d+ for \d+|passed|to go|leads|bidding", t) for t in tags), tags
+            bought = r"bought \d+ for \d+\s?E"  # the price as money is written everywhere ("12 E")
+            assert all(re.fullmatch(bought + "|passed|to go|leads|bidding", t) for t in tags), tags
         log_checks.append(page.evaluate(LOG_SHOWS_NEWEST))
 
     def on_build() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..i18n import N_, _, current, ngettext, pgettext
+from ..i18n import N_, _, current, ngettext
 from ..i18n.terms import plant_kind
 from ..rules import STEP3, GameState
 
@@ -25,8 +25,8 @@ def seat_name(seat: int) -> str:
 
 
 def money(amount: int) -> str:
-    """Elektro, short: ``$12``."""
-    return pgettext("money", "${amount}", amount=amount)
+    """Elektro, short, as the browser writes it: ``12 E``."""
+    return _("{amount} E", amount=amount)
 
 
 def cities(n: int) -> str:
