@@ -11,7 +11,7 @@ from .moves import SET_SLIDER, api, create_in_lobby, no_sideways_scroll, play_to
 #: the newest log entry is inside the log's visible box, and it is the view's last line
 LOG_SHOWS_NEWEST = """() => {
   const box = document.getElementById('log');
-  const items = box.querySelectorAll('li:not(.log-earlier)');
+  const items = box.querySelectorAll('li:not(.log-earlier):not([hidden])');  // folded entries are hidden
   const last = items[items.length - 1];
   const outer = box.getBoundingClientRect();
   const inner = last.getBoundingClientRect();

@@ -112,6 +112,12 @@ function setUpTabs() {
   fitBetweenBars();
 }
 
+function showTab(tab) {
+  document.body.dataset.tab = tab;
+  for (const button of document.querySelectorAll("#phone-tabs button")) button.setAttribute("aria-pressed", String(button.dataset.tab === tab));
+  if (tab === "log") scrollLogToEnd();
+}
+
 
 async function loadView() {
   const message = game.seat === null
