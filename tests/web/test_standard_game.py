@@ -82,6 +82,8 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
     # The log, at the end of a long game: the newest entry ("Game over") is in view, round summaries
     # say what each player did, and the whole game can be paged back to its first line.
     page.click("#end-screen button:has-text('Look at the board')")
+    # (the panels settle after the end screen closes: a pinned log scrolls to its end again)
+    page.wait_for_function(f"() => ({LOG_SHOWS_NEWEST})().visible", timeout=5_000)
     newest = page.evaluate(LOG_SHOWS_NEWEST)
     assert newest["visible"] and newest["text"].startswith("Game over"), newest
     assert page.locator("#log li.summary").count() >= 3

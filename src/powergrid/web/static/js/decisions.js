@@ -61,8 +61,9 @@ export function parseLegal(legal) {
 }
 
 /**
- * Money field with quick raises: the lowest bid, +1, +5 and +10 above `base` (the highest bid so
- * far; when opening, the plant's minimum price), and all your money. A raise past `max` is greyed.
+ * Money field with quick amounts: the lowest bid; +5 and +10 above `base`, the highest bid so far
+ * (the lowest raise, +1, is the minimum itself); when opening, `base` is the plant's minimum price
+ * and +1 is offered too; all your money. A raise past `max` is greyed.
  */
 function bidControl(min, max, onSubmit, label, base) {
   const input = h("input", { type: "number", min, max, value: min, step: 1, class: "bid-input", "aria-label": label, inputmode: "numeric" });
