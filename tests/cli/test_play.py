@@ -78,7 +78,7 @@ def test_build_menu_previews_every_reachable_city_by_cost_with_a_running_total()
     assert {name for name, _, _ in preview} == {
         state.scn.map.cities[c] for c in state.scn.board.in_play if state.build_cost(seat, c) is not None}
     menu = menu_for(state, spent=10, done_this_turn=["Köln"])
-    assert "Built this turn: Köln — $10 spent" in menu.notes[0]
+    assert "Built this turn: Köln — 10 E spent" in menu.notes[0]
     assert menu.choices[-1].action == pg.Action.done() and menu.default == pg.Action.done()
     first = preview[0][0]
     assert resolve(menu, state, first.upper()) == pg.Action.build(first)
@@ -95,7 +95,7 @@ def test_buy_menu_prices_each_amount_and_reads_short_answers() -> None:
     assert seat is not None and state.plants[seat]
     menu = menu_for(state)
     assert menu.kind == "buy"
-    assert any(c.label.startswith("buy ") and "1 for $" in c.label for c in menu.choices)
+    assert any(c.label.startswith("buy ") and "1 for " in c.label and " E" in c.label for c in menu.choices)
     kind = state.scn.catalog.plants[state.plants[seat][0]].kind
     assert resolve(menu, state, f"2 {kind}") == pg.Action.buy(kind, 2)
     assert "not allowed" in resolve(menu, state, f"9 {kind}")  # type: ignore[operator]

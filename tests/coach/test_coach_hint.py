@@ -129,3 +129,32 @@ def test_no_hint_for_another_seat_or_a_finished_game() -> None:
         state.apply(rng.choice(state.legal_actions()))
     with pytest.raises(NoHint, match="over"):
         hint(state.view(0), budget=BUDGET)
+
+
+@pytest.mark.parametrize("config", [pg.GameConfig(map="germany", players=3, seed=6),
+                                    pg.GameConfig(map="usa", players=4, seed=8)])
+def test_a_hints_steps_play_the_whole_turn_and_its_headline_is_words(config: pg.GameConfig) -> None:
+    kinds = set()
+    for state in positions(config, every=7, count=40):
+        seat = state.current_player
+        assert seat is not None
+        advice = hint(state.view(seat), seed=1, budget=BUDGET)
+        assert advice.steps[0] == advice.action
+        world = state.clone()
+        for action in advice.steps:  # every step is legal in turn, all of them the asking seat's
+            assert world.current_player == seat and action in world.legal_actions(), advice.steps
+            world.apply(action)
+        built = [a.city for a in advice.steps if a.kind == "build"]
+        if built:  # the whole build: every city the hint shows, then done
+            assert built == advice.cities and advice.steps[-1] == pg.Action("done")
+            assert all(city in advice.headline for city in built)
+            kinds.add("build")
+        if any(a.kind == "buy" for a in advice.steps):
+            assert advice.steps[-1] == pg.Action("done")
+            kinds.add("buy")
+        # words, never the notation ("open 3 3", "done")
+        assert advice.headline and advice.headline[0].isupper()
+        assert all(advice.headline != str(a) for a in advice.steps)
+        assert advice.to_dict()["steps"] == [str(a) for a in advice.steps]
+    assert {"build", "buy"} <= kinds
+

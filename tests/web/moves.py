@@ -128,7 +128,9 @@ def play_one_decision(page, taken: dict[str, int], on_build=None) -> str:  # typ
         page.click("#decision [data-action='open']")
     elif kind == "bid":
         if taken["bid"] % 3 == 1:
-            page.click("#decision .bid-control [data-quick='+1']")
+            # the lowest raise (a single possible raise, all the money, is one button without a field)
+            if page.locator("#decision [data-decision] .bid-control").count():
+                page.click("#decision [data-decision] .bid-control [data-quick='min']")
             page.click("#decision [data-action='bid']")
         else:
             page.click("#decision [data-action='pass']")

@@ -33,9 +33,10 @@ def test_hint_button_draws_the_suggestion(server_url, new_page) -> None:
     page.click("#decision .coach-button")
     card = page.locator("#decision .coach-card")
     card.wait_for(timeout=30_000)
-    move = card.locator(".coach-move").inner_text()
-    assert move.startswith("open ")
-    plant = move.split()[1]
+    move = card.locator(".coach-move").inner_text()  # in words, not "open 3 3"
+    assert move.startswith("Open an auction for plant "), move
+    plant = move.split()[5]
+    assert card.locator(".coach-play").get_attribute("data-steps").startswith(f"open {plant} ")
     assert f"Plant {plant}" in card.locator(".coach-reason").inner_text()
     # drawn: the plant is marked in the market, and the count went down
     page.wait_for_selector(f"#plant-market .plant-card.coach-hint[data-plant='{plant}']")
@@ -43,7 +44,7 @@ def test_hint_button_draws_the_suggestion(server_url, new_page) -> None:
     assert card.locator(".coach-alternatives tbody tr").count() >= 2
     screenshot(page, "coach-hint")
     # playing the suggestion clears the marks
-    card.locator("button").click()
+    card.locator(".coach-play").click()
     page.wait_for_selector("#decision [data-decision='bid'], #decision .waiting")
     page.wait_for_function("() => !document.querySelector('.coach-hint')")
     assert page.script_errors == []

@@ -210,12 +210,14 @@ def test_plural_forms_in_the_log(server_url, new_page, lang: str) -> None:  # ty
     page.wait_for_selector(".topbar .language-picker")
     said = page.evaluate("""async (counts) => {
       const { entryLine } = await import('/static/js/log.js');
+      const { elektro } = await import('/static/js/i18n.js');
       const rules = new Intl.PluralRules(document.documentElement.lang);
       const said = (n) => entryLine(['payout', 0, n, 10]).nodes.map((x) => x.textContent ?? x).join('');
-      return counts.map((n) => [rules.select(n), said(n)]);
+      return [elektro(10), counts.map((n) => [rules.select(n), said(n)])];
     }""", [1, 2, 5, 12, 22, 25])
+    ten, said = said  # the amount as the page writes money ("10 E" in the language's words)
     for (form, text), n in zip(said, [1, 2, 5, 12, 22, 25], strict=True):
-        expected = (forms.get(form) or forms["other"]).replace("{n}", str(n)).replace("{amount}", "10")
+        expected = (forms.get(form) or forms["other"]).replace("{n}", str(n)).replace("{amount}", ten)
         player = expected.split("{player}")
         assert text.startswith(player[0]) and text.endswith(player[-1]), (n, form, text, expected)
     assert len({form for form, _ in said}) == 3  # one, few and many/other are all used

@@ -11,7 +11,7 @@ from .moves import SET_SLIDER, api, create_in_lobby, no_sideways_scroll, play_to
 #: the newest log entry is inside the log's visible box, and it is the view's last line
 LOG_SHOWS_NEWEST = """() => {
   const box = document.getElementById('log');
-  const items = box.querySelectorAll('li:not(.log-earlier)');
+  const items = box.querySelectorAll('li:not(.log-earlier):not([hidden])');  // folded entries are hidden
   const last = items[items.length - 1];
   const outer = box.getBoundingClientRect();
   const inner = last.getBoundingClientRect();
@@ -58,7 +58,8 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
         if phase == "Auction" and page.locator(".turn-order .tag").count() and "auction" not in seen:
             seen["auction"] = True
             tags = page.locator(".turn-order .tag").all_inner_texts()
-            assert all(re.fullmatch(r"bought \d+ for \d+|passed|to go|leads|bidding", t) for t in tags), tags
+            bought = r"bought \d+ for \d+\s?E"  # the price as money is written everywhere ("12 E")
+            assert all(re.fullmatch(bought + "|passed|to go|leads|bidding", t) for t in tags), tags
         log_checks.append(page.evaluate(LOG_SHOWS_NEWEST))
 
     def on_build() -> None:
@@ -81,6 +82,8 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
     # The log, at the end of a long game: the newest entry ("Game over") is in view, round summaries
     # say what each player did, and the whole game can be paged back to its first line.
     page.click("#end-screen button:has-text('Look at the board')")
+    # (the panels settle after the end screen closes: a pinned log scrolls to its end again)
+    page.wait_for_function(f"() => ({LOG_SHOWS_NEWEST})().visible", timeout=5_000)
     newest = page.evaluate(LOG_SHOWS_NEWEST)
     screenshot(page, "standard-after-end")
     assert newest["visible"] and newest["text"].startswith("Game over"), newest

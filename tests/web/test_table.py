@@ -123,7 +123,7 @@ def test_six_players_forms(server_url, new_page) -> None:
                 break
         assert {"open", "buy", "build", "power"} <= set(taken), taken
         statuses = page.locator(".player .tag").all_inner_texts()
-        assert all(re.fullmatch(r"bought \d+ for \d+|passed|to go|leads|bidding", t) for t in statuses)
+        assert all(re.fullmatch(r"bought \d+ for \d+\s?E|passed|to go|leads|bidding", t) for t in statuses)
         assert page.script_errors == []
         if width > 1000:
             game = create_game(server_url, map="usa", players=6, seed=13,
@@ -147,8 +147,8 @@ def keyboard_decision(page, taken: dict[str, int]) -> None:  # type: ignore[no-u
     taken[kind] = taken.get(kind, 0) + 1
     if kind == "open":
         tab_to(page, "#decision button.plant-card:not([disabled])")
-        page.keyboard.press("Enter")  # choose the plant: the bid field takes the focus
-        page.wait_for_function(FOCUSED, arg="#decision .bid-input")
+        page.keyboard.press("Enter")  # the plant: the bid field (or the one price's button) takes the focus
+        page.wait_for_function(FOCUSED, arg="#decision .bid-input, #decision [data-action='open']")
         page.keyboard.press("Enter")  # open at the minimum
     elif kind == "bid":
         tab_to(page, "#decision [data-action='pass']")

@@ -71,9 +71,15 @@ class Hint:
     cities: list[str] = field(default_factory=list)
     resources: dict[str, int] = field(default_factory=dict)
     best: Choice | None = None
+    #: the plan's whole step for this turn, from ``action`` on: every city of a build with ``done``,
+    #: every purchase with ``done``; one action elsewhere (an auction goes bid by bid)
+    steps: list[Action] = field(default_factory=list)
+    #: that step in words, short: ``Build in Essen and Duisburg``
+    headline: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "round": self.round, "phase": self.phase, "action": str(self.action),
+                "steps": [str(a) for a in self.steps or [self.action]], "headline": self.headline,
                 "reason": self.reason, "win_chance": round(self.win_chance, 4),
                 "best": self.best.to_dict() if self.best else None,
                 "alternatives": [c.to_dict() for c in self.alternatives],
@@ -121,8 +127,10 @@ def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | No
         choices.append(choice)
     reason = tr.gettext("The only move here.") if len(legal) == 1 else words.reason(best.plan)
     shown = words.highlight(best.plan)
+    steps = words.steps(best.plan, action)
     return Hint(seat, view.round, view.phase_name, action, reason, best.win_chance, choices[1:4],
-                shown["plants"], shown["cities"], shown["resources"], choices[0])
+                shown["plants"], shown["cities"], shown["resources"], choices[0], steps,
+                words.headline(best.plan, steps))
 
 
 # ---------------------------------------------------------------- words
@@ -283,6 +291,56 @@ class PlanWords:
                                "Power {n} cities with plant {plants}, burning {list}: it pays {amount} "
                                "Elektro.", cities, plants=numbers, list=burning, amount=pay)
         return f"{action}."
+
+    def steps(self, plan: Plan, first: Action) -> list[Action]:
+        """The plan's actions for this turn, starting with ``first`` (the hint's action): a build
+        names every city and ends with ``done``, a purchase every unit and ``done``."""
+        kind = plan[0]
+        if kind == "build":
+            names = self._build_run(plan[1])[0]
+            if names and names[0] == first.city:
+                return [Action.build(name) for name in names] + [DONE]
+            return [first]
+        if kind == "seq" and plan[1] and plan[1][0] == first:
+            return list(plan[1])
+        return [first]
+
+    def headline(self, plan: Plan, steps: list[Action]) -> str:
+        """What to do now, in a few words (a heading over the reason)."""
+        tr = self.tr
+        builds = [a.city for a in steps if a.kind == "build"]
+        buys = [0, 0, 0, 0]
+        for a in steps:
+            if a.kind == "buy":
+                buys[a.resource] += a.amount
+        first = steps[0]
+        v = self.view
+        if builds:
+            return tr.gettext("Build in {list}", list=builds[0] if len(builds) == 1
+                              else and_list(tr, [", ".join(builds[:-1]), builds[-1]]))
+        if any(buys):
+            return tr.gettext("Buy {list}", list=amounts(buys, tr))
+        if first == DONE:
+            if v.phase == BUILD:
+                return tr.gettext("Build nothing this turn")
+            return tr.gettext("Buy nothing this turn")
+        if first.kind == "open":
+            return tr.gettext("Open an auction for plant {plant} at {amount}", plant=first.plant,
+                              amount=first.amount)
+        if first.kind == "bid":
+            return tr.gettext("Bid {amount} for plant {plant}", amount=first.amount, plant=v.auc_plant)
+        if first.kind == "pass":
+            if v.auc_plant:
+                return tr.gettext("Leave the auction for plant {plant}", plant=v.auc_plant)
+            return tr.gettext("Pass: buy no plant this round")
+        if first.kind == "discard":
+            return tr.gettext("Discard plant {plant}", plant=first.plant)
+        if first.kind == "power":
+            if not first.plants:
+                return tr.gettext("Power nothing this round")
+            return tr.ngettext("Run plant {plants}", "Run plants {plants}", len(first.plants),
+                               plants=", ".join(str(p) for p in first.plants))
+        return str(first)
 
     def _purchase_cost(self, actions: tuple[Action, ...]) -> int:
         w = self.view.public_state.clone()

@@ -6,7 +6,7 @@ import re
 
 from rich.text import Text
 
-from ..i18n import N_, _, current, ngettext, pgettext
+from ..i18n import N_, _, current, ngettext
 from ..i18n.terms import plant_kind
 from ..rules import STEP3, GameState
 
@@ -48,8 +48,8 @@ def mentions(line: str, players: int, kind: str = "") -> Text:
 
 
 def money(amount: int) -> str:
-    """Elektro, short: ``$12``."""
-    return pgettext("money", "${amount}", amount=amount)
+    """Elektro, short, as the browser writes it: ``12 E``."""
+    return _("{amount} E", amount=amount)
 
 
 def cities(n: int) -> str:

@@ -3,7 +3,7 @@
 // cost is placed where it overlaps no city and no other label; zoom and pan by wheel, pinch,
 // drag, the buttons or the keyboard.
 import { h, mapName, playerMarker, playerName, s } from "./common.js";
-import { listOf, t } from "./i18n.js";
+import { elektro, listOf, t } from "./i18n.js";
 
 const SCALE = 1000;
 const DISC = 22;            // city disc radius
@@ -13,6 +13,8 @@ const MIN_APART = 80;       // centres of two cities at least this far apart (us
 const NAME_FONT = "650 11.5px Inter, 'Segoe UI', system-ui, sans-serif";
 const COST_FONT = "700 10.5px Inter, 'Segoe UI', system-ui, sans-serif";
 const MAX_ZOOM = 6;
+const BADGE_W = 34;         // a city's build-cost badge: wide enough for three characters
+const BADGE_H = 17;
 
 let measureCanvas = null;
 function textWidth(text, font) {
@@ -175,7 +177,53 @@ export function placeLabels(map, pos) {
     a.set(nextA);
     b.set(nextB);
   }
-  return { costs, names };
+  return { costs, names, badges: placeBadges(map, pos, placed, discs) };
+}
+
+/**
+ * Where each city's build-cost badge goes (shown only while building): beside its disc, covering
+ * no city name, no disc and no other badge, and a connection cost only where nothing else is free.
+ * Returns Map(name -> {dx, dy}), the badge's centre from the city's centre.
+ */
+function placeBadges(map, pos, labels, discs) {
+  const badges = new Map();
+  const boxes = [];
+  const hgt = BADGE_H;
+  const w = BADGE_W;
+  const offsets = [[0, -(DISC + 10)], [0, DISC + 10]];
+  for (const extra of [4, 10, 17]) {
+    for (let angle = 0; angle < 360; angle += 15) {
+      const [c, sn] = [Math.cos((angle * Math.PI) / 180), Math.sin((angle * Math.PI) / 180)];
+      offsets.push([c * (DISC + extra + (w / 2) * Math.abs(c)), sn * (DISC + extra + (hgt / 2) * Math.abs(sn))]);
+    }
+  }
+  const nameBoxes = labels.filter((box) => box.side !== undefined);
+  const costBoxes = labels.filter((box) => box.side === undefined);
+  const crowding = (box) => {
+    let score = 0;
+    for (const name of nameBoxes) score += 1000 * overlapArea(box, name);
+    for (const [x, y] of discs) if (boxHitsCircle(box, x, y, DISC + 1.5)) score += 400000;
+    for (const other of boxes) score += 50 * overlapArea(box, other);
+    for (const cost of costBoxes) score += overlapArea(box, cost);
+    return score;
+  };
+  // the most crowded cities first: they have the fewest free spots
+  const neighbours = (name) => discs.filter(([x, y]) => Math.hypot(x - pos.get(name)[0], y - pos.get(name)[1]) < 130).length;
+  const cities = map.cities.map((c) => c.name).sort((a, b) => neighbours(b) - neighbours(a));
+  for (const name of cities) {
+    const [x, y] = pos.get(name);
+    let best = null;
+    let bestScore = Infinity;
+    for (const [dx, dy] of offsets) {
+      const box = { x: x + dx - w / 2, y: y + dy - hgt / 2, w, h: hgt };
+      const score = crowding(box);
+      if (score < bestScore) { best = { box, dx, dy }; bestScore = score; }
+      if (score === 0) break;
+    }
+    boxes.push(best.box);
+    badges.set(name, { dx: best.dx, dy: best.dy });
+  }
+  return badges;
 }
 
 export class Board {
@@ -201,6 +249,8 @@ export class Board {
       container.replaceChildren(this.zoomControls(), this.svg);
       container.style.setProperty("--map-aspect", `${this.base.w.toFixed(0)} / ${this.base.h.toFixed(0)}`);
       this.enableZoom();
+      this.resetView();
+      if (window.ResizeObserver) new ResizeObserver(() => this.refit()).observe(this.svg);
     }
   }
 
@@ -313,10 +363,10 @@ export class Board {
         const box = layout.names.get(city.name);
         const label = s("text", { class: "city-name", x: box.x + box.w / 2, y: box.y + box.h / 2 + 4, "data-city": city.name, "data-side": box.side }, city.name);
         names.append(label);
-        const badgeY = box.side === "above" ? DISC + 10 : -DISC - 10;
-        const badge = s("g", { class: "cost-badge", transform: `translate(0 ${badgeY})` },
-          s("rect", { x: -15, y: -9, width: 30, height: 17, rx: 8.5 }),
-          s("text", { x: 0, y: 4 }, ""));
+        const spot = layout.badges.get(city.name);
+        const badge = s("g", { class: "cost-badge", transform: `translate(${spot.dx.toFixed(1)} ${spot.dy.toFixed(1)})` },
+          s("rect", { x: -BADGE_W / 2, y: -BADGE_H / 2, width: BADGE_W, height: BADGE_H, rx: BADGE_H / 2 }),
+          s("text", { x: 0, y: 4.5 }, ""));
         group.append(badge);
         group.append(s("title", {}, city.name));
         group.addEventListener("click", () => {
@@ -347,76 +397,115 @@ export class Board {
       button("⤢", t("Show the regions in play"), () => this.resetView(), "zoom-fit"));
   }
 
+  /** Width over height of the map on screen (the whole map's when it is not laid out yet). */
+  aspect() {
+    const box = this.svg.getBoundingClientRect();
+    return box.width > 4 && box.height > 4 ? box.width / box.height : this.base.w / this.base.h;
+  }
+
+  /** A box grown to the map's shape on screen around its centre, so the view fills the map's space. */
+  fitted(box) {
+    const ratio = this.aspect();
+    let { x, y, w, h: hgt } = box;
+    if (w / hgt < ratio) { const grow = hgt * ratio - w; x -= grow / 2; w += grow; } else { const grow = w / ratio - hgt; y -= grow / 2; hgt += grow; }
+    return { x, y, w, h: hgt };
+  }
+
+  /** The view of the whole map (the most one can zoom out). */
+  whole() {
+    return this.fitted(this.base);
+  }
+
+  /** The view the map opens at and returns to: the regions in play, as large as the screen allows. */
+  homeView() {
+    const view = this.fitted(this.homeBox || this.base);
+    const whole = this.whole();
+    if (view.w > whole.w) return whole;
+    return this.clamped(view);
+  }
+
   get zoom() {
-    return this.base.w / this.vb.w;
+    return this.whole().w / this.vb.w;
   }
 
   applyView() {
     const { x, y, w, h: height } = this.vb;
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${height}`);
-    const home = this.home || this.base;
-    this.svg.classList.toggle("zoomed", this.vb.w < home.w * 0.99);
+    this.svg.classList.toggle("zoomed", this.vb.w < this.whole().w * 0.99);
     this.svg.dataset.zoom = this.zoom.toFixed(2);
+    this.svg.dataset.home = String(this.atHome);
   }
 
-  /** The view the map opens at and returns to: the regions in play (the whole map if none). */
+  /** The regions in play: the view the map opens at and returns to (the whole map if none). */
   setHome(names) {
-    const atHome = !this.home || this.sameView(this.vb, this.home);
-    const points = names.map((name) => this.point(name));
-    if (!points.length) this.home = { ...this.base };
+    // each city in play with its name, its build-cost badge and a margin around them
+    const boxes = names.flatMap((name) => {
+      const [x, y] = this.point(name);
+      const margin = DISC + 14;
+      const out = [{ x: x - margin, y: y - margin, w: 2 * margin, h: 2 * margin }, this.layout.names.get(name)];
+      const badge = this.layout.badges.get(name);
+      out.push({ x: x + badge.dx - BADGE_W / 2 - 6, y: y + badge.dy - BADGE_H / 2 - 6, w: BADGE_W + 12, h: BADGE_H + 12 });
+      return out;
+    });
+    if (!boxes.length) this.homeBox = null;
     else {
-      const pad = 62;
-      const xs = points.map((p) => p[0]);
-      const ys = points.map((p) => p[1]);
-      let x0 = Math.min(...xs) - pad;
-      let y0 = Math.min(...ys) - pad;
-      let w = Math.max(...xs) + pad - x0;
-      let hgt = Math.max(...ys) + pad - y0;
-      // keep the map's proportions, so zooming out from here goes back to the whole map smoothly
-      const ratio = this.base.w / this.base.h;
-      if (w / hgt < ratio) { const grow = hgt * ratio - w; x0 -= grow / 2; w += grow; } else { const grow = w / ratio - hgt; y0 -= grow / 2; hgt += grow; }
-      this.home = { x: x0, y: y0, w: Math.min(w, this.base.w), h: Math.min(hgt, this.base.h) };
-      const saved = this.vb;
-      this.vb = { ...this.home };
-      this.clampView();
-      this.home = { ...this.vb };
-      this.vb = saved;
+      const x0 = Math.min(...boxes.map((b) => b.x)) - 6;
+      const y0 = Math.min(...boxes.map((b) => b.y)) - 6;
+      const x1 = Math.max(...boxes.map((b) => b.x + b.w)) + 6;
+      const y1 = Math.max(...boxes.map((b) => b.y + b.h)) + 6;
+      this.homeBox = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
     }
-    if (atHome) this.resetView();
-  }
-
-  sameView(a, b) {
-    return ["x", "y", "w", "h"].every((k) => Math.abs(a[k] - b[k]) < 0.5);
+    // where the map's height follows its width (phones), it takes the shape of the regions in play
+    const shape = this.homeBox || this.base;
+    const ratio = Math.min(1.6, Math.max(0.62, shape.w / shape.h));
+    this.svg.parentNode?.style.setProperty("--map-aspect", `${(ratio * 1000).toFixed(0)} / 1000`);
+    if (this.atHome !== false) this.resetView();
   }
 
   /** Zoom by a factor around a point of the map (user units; the centre of the view if left out). */
   zoomBy(factor, cx, cy) {
     const vb = this.vb;
-    const zoom = Math.min(MAX_ZOOM, Math.max(1, this.zoom * factor));
-    const w = this.base.w / zoom;
-    const height = this.base.h / zoom;
+    const whole = this.whole();
+    const w = Math.min(whole.w, Math.max(whole.w / MAX_ZOOM, vb.w / factor));
+    const height = w * (vb.h / vb.w);
     const px = cx === undefined ? vb.x + vb.w / 2 : cx;
     const py = cy === undefined ? vb.y + vb.h / 2 : cy;
-    this.vb = { x: px - (px - vb.x) * (w / vb.w), y: py - (py - vb.y) * (height / vb.h), w, h: height };
-    this.clampView();
+    this.vb = this.clamped({ x: px - (px - vb.x) * (w / vb.w), y: py - (py - vb.y) * (height / vb.h), w, h: height });
+    this.atHome = false;
     this.applyView();
   }
 
   panBy(dx, dy) {
-    this.vb = { ...this.vb, x: this.vb.x + dx, y: this.vb.y + dy };
-    this.clampView();
+    this.vb = this.clamped({ ...this.vb, x: this.vb.x + dx, y: this.vb.y + dy });
+    this.atHome = false;
     this.applyView();
   }
 
   resetView() {
-    this.vb = { ...(this.home || this.base) };
+    this.vb = this.homeView();
+    this.atHome = true;
     this.applyView();
   }
 
-  clampView() {
-    const { base, vb } = this;
-    vb.x = Math.min(Math.max(vb.x, base.x), base.x + base.w - vb.w);
-    vb.y = Math.min(Math.max(vb.y, base.y), base.y + base.h - vb.h);
+  /** The map on screen changed shape (a window resized, a tab shown): keep what was in view. */
+  refit() {
+    if (this.atHome !== false) {
+      this.resetView();
+      return;
+    }
+    const { x, y, w, h: hgt } = this.vb;
+    const ratio = this.aspect();
+    const height = w / ratio;
+    this.vb = this.clamped({ x, y: y + (hgt - height) / 2, w, h: height });
+    this.applyView();
+  }
+
+  /** A view kept inside the whole map's view. */
+  clamped(view) {
+    const whole = this.whole();
+    const x = Math.min(Math.max(view.x, whole.x), whole.x + whole.w - view.w);
+    const y = Math.min(Math.max(view.y, whole.y), whole.y + whole.h - view.h);
+    return { ...view, x, y };
   }
 
   /** Client (screen) coordinates -> map units. */
@@ -507,8 +596,8 @@ export class Board {
   focusCity(name) {
     const [x, y] = this.point(name);
     if (this.zoom < 1.5) this.zoomBy(2, x, y);
-    this.vb = { ...this.vb, x: x - this.vb.w / 2, y: y - this.vb.h / 2 };
-    this.clampView();
+    this.vb = this.clamped({ ...this.vb, x: x - this.vb.w / 2, y: y - this.vb.h / 2 });
+    this.atHome = false;
     this.applyView();
   }
 
@@ -567,7 +656,7 @@ export class Board {
       if (canPick) {
         node.group.setAttribute("tabindex", "0");
         node.group.setAttribute("role", "button");
-        node.group.setAttribute("aria-label", t("Build in {city} for {amount} Elektro", { city: name, amount: cost }));
+        node.group.setAttribute("aria-label", t("Build in {city} for {amount}", { city: name, amount: elektro(cost) }));
         node.group.dataset.cost = cost;
       } else {
         node.group.removeAttribute("tabindex");
@@ -579,7 +668,7 @@ export class Board {
       if (order >= 0) text.textContent = `#${order + 1}`;
       else text.textContent = canPick ? String(cost) : "";
       const rect = node.badge.querySelector("rect");
-      const width = 12 + text.textContent.length * 7;
+      const width = Math.min(BADGE_W, 12 + text.textContent.length * 7);
       rect.setAttribute("x", -width / 2);
       rect.setAttribute("width", width);
     }

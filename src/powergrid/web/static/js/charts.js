@@ -1,5 +1,6 @@
-// Small inline-SVG line charts for the end screen (money and cities per round).
-import { PLAYER_COLOURS, h, playerName, s } from "./common.js";
+// Small inline-SVG line charts for the end screen (money and cities per round): each player's line
+// has their marker's shape at every point (colour is not the only difference) and a legend.
+import { PLAYER_COLOURS, h, playerChip, playerMarker, playerName, s } from "./common.js";
 import { formatNumber, t } from "./i18n.js";
 
 /** series: [[value per seat] per round]; draws one line per seat. */
@@ -33,9 +34,16 @@ export function lineChart(title, series, seats) {
     const points = series.map((row, i) => `${x(i)},${y(row[seat] ?? 0)}`).join(" ");
     svg.append(s("polyline", { points, fill: "none", stroke: PLAYER_COLOURS[seat], "stroke-width": 2.5, "stroke-linejoin": "round", "stroke-linecap": "round" },
       s("title", {}, playerName(seat))));
-    series.forEach((row, i) => svg.append(s("circle", { cx: x(i), cy: y(row[seat] ?? 0), r: 2.6, fill: PLAYER_COLOURS[seat] })));
+    // the marker shape at each point; many rounds: every few points, so the shapes stay apart
+    const gap = Math.max(1, Math.ceil(rounds / 12));
+    series.forEach((row, i) => {
+      if (i % gap && i !== rounds - 1) return;
+      svg.append(s("g", { class: "chart-point", "data-seat": seat, transform: `translate(${x(i)} ${y(row[seat] ?? 0)})` }, playerMarker(seat, 4.2)));
+    });
   }
-  return h("figure", { class: "chart-box" }, svg);
+  const legend = h("figcaption", { class: "chart-legend" },
+    ...Array.from({ length: seats }, (_, seat) => h("span", { class: "legend-item", "data-seat": seat }, playerChip(seat))));
+  return h("figure", { class: "chart-box" }, svg, legend);
 }
 
 /** The smallest of 1, 2, 5, 10, 20, 50... at least value (whole-number axis steps). */

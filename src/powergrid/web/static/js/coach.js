@@ -37,22 +37,29 @@ function percent(x) {
   return new Intl.NumberFormat(language(), { style: "percent" }).format(Math.round(100 * x) / 100);
 }
 
-function hintCard(hint, act) {
+/** The actions that play the hint's step for this turn (a build's every city, a purchase's every unit). */
+export function hintSteps(hint) {
+  return hint.steps && hint.steps.length ? hint.steps : [hint.action];
+}
+
+function hintCard(hint, actAll) {
   const best = hint.best || { plan: hint.action, win_chance: hint.win_chance };
   const rows = [best, ...(hint.alternatives || [])].map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
     h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance))));
+  // the step in words (a hint from an older server has only the notation)
+  const headline = hint.headline ? h("b", { class: "coach-move" }, hint.headline) : h("b", { class: "coach-move" }, notation(hint.action));
   return h("div", { class: "coach-card", role: "status" },
-    h("div", { class: "coach-action" }, ...withNodes(t("Suggested: {action}"), { action: h("b", { class: "coach-move" }, notation(hint.action)) })),
+    h("div", { class: "coach-action" }, ...withNodes(t("Suggested: {action}"), { action: headline })),
     h("p", { class: "coach-reason" }, hint.reason),
     h("table", { class: "coach-alternatives" },
       h("thead", {}, h("tr", {}, h("th", {}, t("plan")), h("th", { class: "num" }, t("chance to win")))),
       h("tbody", {}, ...rows)),
-    act ? h("button", { type: "button", class: "btn small primary", onclick: () => act(hint.action) },
-      ...withNodes(t("Play {action}"), { action: notation(hint.action) })) : null);
+    actAll ? h("button", { type: "button", class: "btn small primary coach-play", "data-steps": hintSteps(hint).join(" | "), onclick: () => actAll(hintSteps(hint)) },
+      t("Play it")) : null);
 }
 
 /**
- * The Hint button for the seat to act (ctx: {gameId, seat, version, token, act}).
+ * The Hint button for the seat to act (ctx: {gameId, seat, version, token, actAll}).
  * Shows how many hints are left; hidden when the game's hints are off.
  */
 export function hintBox(ctx) {
@@ -73,7 +80,7 @@ export function hintBox(ctx) {
     left.textContent = t("{left} of {total} hints left", { left: status.left, total: status.per_seat });
     button.disabled = status.left <= 0 && status.status !== "done";
     if (status.status === "done" && status.hint) {
-      answer.replaceChildren(hintCard(status.hint, ctx.act));
+      answer.replaceChildren(hintCard(status.hint, ctx.actAll));
       markHint(status.hint.show);
       button.disabled = true;
     } else if (status.status === "pending") {

@@ -358,3 +358,22 @@ export async function copyText(text) {
 export function absoluteLink(path) {
   return new URL(path, window.location.origin).href;
 }
+
+/**
+ * Phones: the Log and Chat tabs end where the decision panel (kept at the bottom of the screen)
+ * begins, so their newest lines are never under it: the page learns what is above the panels
+ * (top bar, tabs) and the decision panel's height (css/app.css uses both).
+ */
+export function fitBetweenBars() {
+  const layout = document.querySelector(".game-layout");
+  const decision = document.getElementById("decision");
+  const measure = () => {
+    document.body.style.setProperty("--above-panels", `${layout.offsetTop}px`);
+    document.body.style.setProperty("--decision-height", `${decision.offsetHeight}px`);
+  };
+  measure();
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(measure);
+    for (const node of [...document.querySelectorAll(".topbar, .replay-bar, #phone-tabs"), decision]) watch.observe(node);
+  }
+}

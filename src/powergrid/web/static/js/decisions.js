@@ -60,8 +60,12 @@ export function parseLegal(legal) {
   return out;
 }
 
-/** Money field with quick raises: +1, +5, +10 and max. */
-function bidControl(min, max, onSubmit, label) {
+/**
+ * Money field with quick amounts: the lowest bid; +5 and +10 above `base`, the highest bid so far
+ * (the lowest raise, +1, is the minimum itself); when opening, `base` is the plant's minimum price
+ * and +1 is offered too; all your money. A raise past `max` is greyed.
+ */
+function bidControl(min, max, onSubmit, label, base) {
   const input = h("input", { type: "number", min, max, value: min, step: 1, class: "bid-input", "aria-label": label, inputmode: "numeric" });
   const clamp = (v) => Math.max(min, Math.min(max, Math.round(Number.isFinite(v) ? v : min)));
   const set = (v) => {
@@ -76,13 +80,26 @@ function bidControl(min, max, onSubmit, label) {
     }
   });
   input.addEventListener("change", () => set(Number(input.value)));
-  const quick = (text, fn, title, step) => h("button", { type: "button", class: "btn small ghost", title, "data-quick": step, onclick: () => set(fn(Number(input.value))) }, text);
+  const quick = (text, amount, title, step) => h("button", {
+    type: "button", class: "btn small ghost", title, "data-quick": step, "data-amount": amount,
+    disabled: amount > max || amount < min ? true : undefined, onclick: () => set(amount),
+  }, text);
+  const raise = (n) => quick(`+${n}`, base + n, base === min
+    ? t("the lowest bid plus {n}: {amount}", { n, amount: elektro(base + n) })
+    : t("the highest bid plus {n}: {amount}", { n, amount: elektro(base + n) }), `+${n}`);
   const row = h("div", { class: "bid-control" },
-    quick(t("min"), () => min, t("the lowest bid: {amount}", { amount: min }), "min"),
+    quick(t("min"), min, t("the lowest bid: {amount}", { amount: elektro(min) }), "min"),
     input,
-    quick("+1", (v) => v + 1, undefined, "+1"), quick("+5", (v) => v + 5, undefined, "+5"), quick("+10", (v) => v + 10, undefined, "+10"),
-    quick(t("max"), () => max, t("all your money: {amount}", { amount: max }), "max"));
+    ...(base === min ? [raise(1), raise(5), raise(10)] : [raise(5), raise(10)]),
+    quick(t("max"), max, t("all your money: {amount}", { amount: elektro(max) }), "max"));
   return { row, input, value: () => clamp(Number(input.value)) };
+}
+
+/** Whether every other player has bought a plant or passed this round (nobody can bid against the opener). */
+function lastToChoose(view, seat) {
+  const statuses = view.auction_status;
+  if (!statuses) return false;
+  return statuses.every((status, other) => other === seat || (status && (status.status === "bought" || status.status === "passed")));
 }
 
 /**
@@ -132,17 +149,33 @@ function auctionOpen(ctx, legal) {
     for (const card of cards) card.classList.toggle("selected", Number(card.dataset.plant) === plant);
     const range = legal.open.get(plant);
     const submit = (amount) => ctx.act(`open ${plant} ${amount}`);
-    const bid = bidControl(range.min, range.max, submit, t("opening bid for plant {plant}", { plant }));
-    const go = button(t("Open auction at {amount}", { amount: range.min }), () => submit(bid.value()), "primary", { "data-action": "open" });
-    bid.input.addEventListener("input", () => { go.textContent = t("Open auction at {amount}", { amount: bid.value() }); });
+    if (range.min === range.max) {
+      // one price only: nobody is left to bid against you (or it is all your money): no raises to offer
+      const alone = lastToChoose(view, ctx.seat);
+      const go = button(alone ? t("Buy plant {plant} for {amount}", { plant, amount: elektro(range.min) }) : t("Open auction at {amount}", { amount: elektro(range.min) }),
+        () => submit(range.min), "primary", { "data-action": "open", "data-amount": range.min });
+      controls.replaceChildren(
+        h("p", { class: "field-label one-price" }, alone
+          ? t("Nobody is left to bid against you: plant {plant} costs its minimum, {amount}.", { plant, amount: elektro(range.min) })
+          : t("You can bid only {amount} (all your money) for plant {plant}.", { plant, amount: elektro(range.min) })),
+        h("div", { class: "buttons" }, go));
+      go.focus();
+      return;
+    }
+    const bid = bidControl(range.min, range.max, submit, t("opening bid for plant {plant}", { plant }), range.min);
+    const go = button(t("Open auction at {amount}", { amount: elektro(range.min) }), () => submit(bid.value()), "primary", { "data-action": "open" });
+    bid.input.addEventListener("input", () => { go.textContent = t("Open auction at {amount}", { amount: elektro(bid.value()) }); });
     controls.replaceChildren(
       h("label", { class: "field-label" }, t("Your opening bid for plant {plant} ({min}–{max})", { plant, min: range.min, max: range.max })),
       bid.row, h("div", { class: "buttons" }, go));
     bid.input.focus();
   }
   const mustBuy = !legal.pass && view.round === 1;
-  append(panel, 
-    ...heading(t("Choose a power plant to auction"), mustBuy ? t("Everyone must buy a plant in the first round.") : t("Pick a plant from the current market, or pass for this round.")),
+  const alone = lastToChoose(view, ctx.seat);
+  append(panel,
+    ...heading(t("Choose a power plant to auction"), alone
+      ? t("You are the last to choose: nobody can bid against you, so a plant costs its minimum (its number).")
+      : mustBuy ? t("Everyone must buy a plant in the first round.") : t("Pick a plant from the current market, or pass for this round.")),
     h("div", { class: "card-row pickable" }, ...cards),
     controls,
     legal.pass ? h("div", { class: "buttons" }, button(t("Pass — buy no plant this round"), () => ctx.act("pass"), "secondary", { "data-action": "pass" })) : null,
@@ -157,17 +190,19 @@ function auctionBid(ctx, legal) {
   const min = Math.min(...legal.bid);
   const max = Math.max(...legal.bid);
   const submit = (amount) => ctx.act(`bid ${amount}`);
-  const bid = bidControl(min, max, submit, t("your bid for plant {plant}", { plant: auction.plant }));
-  const go = button(t("Bid {amount}", { amount: min }), () => submit(bid.value()), "primary", { "data-action": "bid" });
-  bid.input.addEventListener("input", () => { go.textContent = t("Bid {amount}", { amount: bid.value() }); });
+  const only = min === max;  // all your money is the one raise left: nothing to choose
+  const bid = only ? null : bidControl(min, max, submit, t("your bid for plant {plant}", { plant: auction.plant }), auction.bid);
+  const go = button(t("Bid {amount}", { amount: elektro(min) }), () => submit(bid ? bid.value() : min), "primary", { "data-action": "bid" });
+  if (bid) bid.input.addEventListener("input", () => { go.textContent = t("Bid {amount}", { amount: elektro(bid.value()) }); });
   return h("div", { class: "decision" },
     ...heading(t("Auction for plant {plant}", { plant: auction.plant })),
     h("div", { class: "auction-box" },
       plantCard(auction.plant, view.plants[auction.plant], {}),
       h("div", {}, h("div", { class: "big-number" }, elektro(auction.bid)),
         h("div", {}, ...withNodes(t("highest bid by {player}"), { player: playerChip(auction.leader) })))),
-    h("label", { class: "field-label" }, t("Raise to ({min}–{max})", { min, max })),
-    bid.row,
+    only ? h("p", { class: "field-label one-price" }, t("You can raise only to {amount}: all your money.", { amount: elektro(min) }))
+      : h("label", { class: "field-label" }, t("Raise to ({min}–{max})", { min, max })),
+    bid ? bid.row : null,
     h("div", { class: "buttons" }, go,
       legal.pass ? button(t("Pass — leave this auction"), () => ctx.act("pass"), "secondary", { "data-action": "pass" }) : null),
   );
@@ -266,7 +301,7 @@ function buyResources(ctx, legal) {
         h("b", { class: "buy-count", "data-count": res }, plan[i]),
         stepper("+", more, allowed(more), t("one {resource} more", { resource: resourceName(res) })),
         h("span", { class: "unit-prices" }, prices.length ? h("bdi", { dir: "ltr" }, `${prices.join(" + ")} = ${prices.reduce((a, b) => a + b, 0)}`)
-          : (next ? t("next unit {price}", { price: next }) : t("none left"))),
+          : (next ? t("next unit {price}", { price: elektro(next) }) : t("none left"))),
       );
     }));
     const total = cost(plan);
@@ -397,12 +432,18 @@ function power(ctx, legal) {
       if (next.has(p)) next.delete(p);
       else next.add(p);
       const ok = usable.has(p) && bySet.has(key([...next].sort((a, b) => a - b)));
-      return plantCard(p, view.plants[p], {
-        selected: chosenPlants.has(p),
+      const on = chosenPlants.has(p);
+      const card = plantCard(p, view.plants[p], {
+        selected: on,
         disabled: !ok,
-        title: usable.has(p) ? undefined : t("Plant {plant} has no fuel to run", { plant: p }),
+        extra: on ? "switched-on" : "switched-off",
+        title: !usable.has(p) ? t("Plant {plant} has no fuel to run", { plant: p })
+          : on ? t("Plant {plant} runs: click to switch it off", { plant: p }) : t("Plant {plant} is switched off: click to run it", { plant: p }),
         onclick: ok ? () => { chosenPlants = next; draw(); } : undefined,
       });
+      // in words too, not by a colour alone
+      card.append(h("span", { class: "switch-tag", "aria-hidden": "true" }, on ? pt("plant switch", "on") : pt("plant switch", "off")));
+      return card;
     })), confirm);
     mixArea.replaceChildren(...(choices.length > 1 ? [
       h("p", { class: "hint" }, t("Choose the fuel mix:")),
@@ -456,7 +497,7 @@ function decisionKind(view) {
  */
 export function waitingFor(view, how = "to") {
   const auction = view.auction || {};
-  const params = { plant: auction.plant, amount: auction.bid };
+  const params = { plant: auction.plant, amount: elektro(auction.bid) };
   const kind = decisionKind(view);
   if (how === "mine") {
     switch (kind) {

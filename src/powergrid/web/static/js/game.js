@@ -2,11 +2,11 @@
 import { Board } from "./board.js";
 import { lineChart } from "./charts.js";
 import {
-  ApiError, PLAYER_COLOURS, api, elektro, gameTitle, h, mapName, playerChip, playerName, rememberSeat, roundPills, seatsHeld, toast,
-  winnersLine,
+  ApiError, PLAYER_COLOURS, api, elektro, fitBetweenBars, gameTitle, h, mapName, playerChip, playerName, rememberSeat, roundPills, seatsHeld,
+  toast, winnersLine,
 } from "./common.js";
 import { formatNumber, listOf, setUpLanguage, t, tn, withNodes } from "./i18n.js";
-import { actionNodes, entryLine, logItem } from "./log.js";
+import { LogFolder, actionNodes, entryLine } from "./log.js";
 import { setUpRules } from "./rules.js";
 import { analysisPanel, clearHintMarks, hintBox } from "./coach.js";
 import { drawClocks, setUpClocks, standsIn } from "./clocks.js";
@@ -109,6 +109,7 @@ function setUpTabs() {
   for (const button of document.querySelectorAll("#phone-tabs button")) {
     button.addEventListener("click", () => showTab(button.dataset.tab));
   }
+  fitBetweenBars();
 }
 
 function showTab(tab) {
@@ -116,6 +117,7 @@ function showTab(tab) {
   for (const button of document.querySelectorAll("#phone-tabs button")) button.setAttribute("aria-pressed", String(button.dataset.tab === tab));
   if (tab === "log") scrollLogToEnd();
 }
+
 
 async function loadView() {
   const message = game.seat === null
@@ -417,7 +419,7 @@ function drawDecision(view, toAct) {
   document.body.dataset.decision = form.dataset.decision;
   box.replaceChildren(h("div", { class: "acting-as", style: `--pc:${PLAYER_COLOURS[game.seat]}` }, ...withNodes(t("Playing as {player}"), { player: playerChip(game.seat) })), form,
     ordersBox(form.dataset.decision),
-    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], act }));
+    hintBox({ gameId, seat: game.seat, version: game.version, token: game.held[game.seat], actAll }));
   box.classList.add("mine");
   box.classList.remove("flash");
   void box.offsetWidth;
@@ -520,7 +522,8 @@ async function loadEarlierLog() {
     const older = page.entries.slice(0, Math.max(0, game.log.start - page.start));
     const height = box.scrollHeight;
     const first = box.querySelector("li:not(.log-earlier)");
-    for (const entry of older) box.insertBefore(logItem(entry, game.mapInfo), first);
+    const folder = new LogFolder();
+    for (const entry of older) box.insertBefore(folder.item(entry, game.mapInfo), first);
     game.log.lines = older.concat(game.log.lines);
     game.log.start = page.start;
     box.scrollTop += box.scrollHeight - height;  // keep the entries the reader was looking at in place
@@ -543,13 +546,14 @@ function drawLog(view) {
   const shownEnd = log.start + log.lines.length;
   if (!log.lines.length || tailStart > shownEnd || total < shownEnd || log.start < 0) {
     // first draw, a gap (missed more than the server keeps), or the log got shorter (undo): start again
-    box.replaceChildren(...lines.map((entry) => logItem(entry, game.mapInfo)));
+    log.folder = new LogFolder();
+    box.replaceChildren(...lines.map((entry) => log.folder.item(entry, game.mapInfo)));
     log.lines = lines.slice();
     log.start = tailStart;
     log.fresh = [];
   } else if (total > shownEnd) {
     const fresh = lines.slice(shownEnd - tailStart);
-    box.append(...fresh.map((entry) => logItem(entry, game.mapInfo, true)));
+    box.append(...fresh.map((entry) => log.folder.item(entry, game.mapInfo, true)));
     log.fresh = fresh;
     log.lines = log.lines.concat(fresh);
     if (!follow) log.unseen += fresh.length;

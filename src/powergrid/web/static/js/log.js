@@ -4,7 +4,7 @@
 // The messages copy the English of rules/events.py `describe` and round_log.py `summary_text`
 // (the Python side uses the same ones, so each is translated once).
 import { h, mapName, notation, phaseWord, playerChip, regionName, resourceAmount } from "./common.js";
-import { listOf, t, tn, withNodes } from "./i18n.js";
+import { elektro, listOf, t, tn, withNodes } from "./i18n.js";
 
 function boxedWhy(why) {
   switch (why) {
@@ -57,8 +57,8 @@ export function actionNodes(seat, action) {
   const n = (i) => Number(words[i]);
   switch (words[0]) {
     case "open":
-      return withNodes(t("{player} opens an auction for plant {plant} at {price}", { plant: n(1), price: n(2) }), { player });
-    case "bid": return withNodes(t("{player} bids {amount}", { amount: n(1) }), { player });
+      return withNodes(t("{player} opens an auction for plant {plant} at {price}", { plant: n(1), price: elektro(n(2)) }), { player });
+    case "bid": return withNodes(t("{player} bids {amount}", { amount: elektro(n(1)) }), { player });
     case "pass": return withNodes(t("{player} passes"), { player });
     case "done": return withNodes(t("{player} is done"), { player });
     case "buy":
@@ -93,18 +93,18 @@ export function undoNodes(seat, undone) {
 
 function summaryParts(done) {
   const parts = [];
-  parts.push(done.plant ? t("bought plant {plant} for {price}", { plant: done.plant[0], price: done.plant[1] })
+  parts.push(done.plant ? t("bought plant {plant} for {price}", { plant: done.plant[0], price: elektro(done.plant[1]) })
     : t("bought no plant"));
   const fuel = fuelList(done.fuel || [0, 0, 0, 0]);
-  parts.push(fuel ? t("bought {list} for {price}", { list: fuel, price: done.fuel_paid }) : t("bought no resources"));
+  parts.push(fuel ? t("bought {list} for {price}", { list: fuel, price: elektro(done.fuel_paid) }) : t("bought no resources"));
   const built = done.built || [];
   parts.push(built.length
     ? tn("built {n} city ({list}) for {price}", "built {n} cities ({list}) for {price}", built.length,
-      { list: listOf(built).join(""), price: done.build_paid })
+      { list: listOf(built).join(""), price: elektro(done.build_paid) })
     : t("built nothing"));
   if (done.powered !== null && done.powered !== undefined) {
     parts.push(tn("powered {n} city and earned {amount}", "powered {n} cities and earned {amount}", done.powered,
-      { amount: done.earned }));
+      { amount: elektro(done.earned) }));
   } else if (done.final_powered !== null && done.final_powered !== undefined) {
     parts.push(tn("could power {n} city at the end", "could power {n} cities at the end", done.final_powered));
   }
@@ -131,10 +131,10 @@ export function entryLine(entry, mapInfo) {
     case "order": return { kind: "", nodes: withNodes(t("Player order: {list}"), { list: chips(args[0]) }) };
     case "act": return { kind: "", nodes: actionNodes(args[0], args[1]) };
     case "bought":
-      return { kind: "", nodes: withNodes(t("{player} buys plant {plant} for {price}", { plant: args[1], price: args[2] }),
+      return { kind: "", nodes: withNodes(t("{player} buys plant {plant} for {price}", { plant: args[1], price: elektro(args[2]) }),
         { player: playerChip(args[0]) }) };
     case "paid":
-      return { kind: "", nodes: withNodes(t("{player} pays {amount}", { amount: args[1] }), { player: playerChip(args[0]) }) };
+      return { kind: "", nodes: withNodes(t("{player} pays {amount}", { amount: elektro(args[1]) }), { player: playerChip(args[0]) }) };
     case "drawn": return { kind: "", nodes: [t("Plant {plant} enters the market", { plant: args[0] })] };
     case "boxed":
       return { kind: "", nodes: [t("Plant {plant} leaves the game ({why})", { plant: args[0], why: boxedWhy(args[1]) })] };
@@ -145,7 +145,7 @@ export function entryLine(entry, mapInfo) {
     case "step3_ignored": return { kind: "", nodes: [t("The Step 3 card is drawn and set aside (first game: Step 1 only)")] };
     case "payout":
       return { kind: "", nodes: withNodes(tn("{player} powers {n} city and earns {amount}", "{player} powers {n} cities and earns {amount}",
-        args[1], { amount: args[2] }), { player: playerChip(args[0]) }) };
+        args[1], { amount: elektro(args[2]) }), { player: playerChip(args[0]) }) };
     case "resupply":
       return { kind: "", nodes: [t("Resupply: {list}", { list: fuelList(args[0]) || "—" })] };
     case "over": {
@@ -171,4 +171,71 @@ export function logItem(entry, mapInfo, fresh = false) {
   const line = entryLine(entry, mapInfo);
   const kind = `${line.kind}${fresh ? " fresh" : ""}`;
   return h("li", { class: kind.trim() || null, "data-entry": entry[0] }, ...line.nodes);
+}
+
+/** The phases whose turns fold into one line: buying resources and building. */
+const FOLDED = { 3: "buy", 4: "build" };
+
+/** A turn of buying or building in words: "[Red] buys 2 coal and 1 oil for 12 E". */
+function turnNodes(turn) {
+  const player = playerChip(turn.seat);
+  const fuel = [0, 0, 0, 0];
+  const names = ["coal", "oil", "garbage", "uranium"];
+  const cities = [];
+  let paid = 0;
+  for (const entry of turn.entries) {
+    if (entry[0] === "paid") paid += entry[2];
+    else if (String(entry[2]).startsWith("buy ")) {
+      const [, n, res] = String(entry[2]).split(" ");
+      if (names.includes(res)) fuel[names.indexOf(res)] += Number(n);
+    } else if (String(entry[2]).startsWith("build ")) cities.push(String(entry[2]).slice(6));
+  }
+  if (turn.kind === "buy") {
+    const list = fuelList(fuel);
+    return withNodes(list ? t("{player} buys {list} for {price}", { list, price: elektro(paid) }) : t("{player} buys nothing"), { player });
+  }
+  return withNodes(cities.length
+    ? t("{player} builds in {list} for {price}", { list: listOf(cities).join(""), price: elektro(paid) })
+    : t("{player} builds nothing"), { player });
+}
+
+/**
+ * Draws log entries in order, folding each player's turn of buying resources or building (their
+ * purchases, what they paid and "done") into one line that grows as the entries come. Every
+ * entry keeps a list item (paging back and counting entries stay one to one); the folded ones
+ * are hidden.
+ */
+export class LogFolder {
+  constructor() {
+    this.phase = null;
+    this.turn = null;
+  }
+
+  /** The list item for the next entry (fresh: it has just happened). */
+  item(entry, mapInfo, fresh = false) {
+    const [kind, seat, action] = entry;
+    if (kind === "phase" || kind === "round") {
+      this.phase = kind === "phase" ? entry[1] : null;
+      this.turn = null;
+    }
+    const fold = FOLDED[this.phase];
+    if (fold && (kind === "act" || kind === "paid")) {
+      const turn = this.turn;
+      if (turn && turn.seat === seat && !turn.closed) {
+        turn.entries.push(entry);
+        turn.closed = action === "done";
+        turn.li.replaceChildren(...turnNodes(turn));
+        return h("li", { class: "folded", "data-entry": kind, hidden: true });
+      }
+      const text = String(action);
+      if (kind === "act" && (text.startsWith("buy ") || text.startsWith("build ") || text === "done")) {
+        const li = h("li", { class: fresh ? "fresh" : null, "data-entry": kind, "data-fold": fold, "data-seat": seat });
+        this.turn = { seat, kind: fold, entries: [entry], closed: text === "done", li };
+        li.replaceChildren(...turnNodes(this.turn));
+        return li;
+      }
+    }
+    if (kind === "act" || kind === "paid") this.turn = null;
+    return logItem(entry, mapInfo, fresh);
+  }
 }

@@ -104,7 +104,7 @@ export function renderResourceMarket(container, view, options = {}) {
       h("div", { class: "res-name" }, resourceIcon(res, 14), h("span", {}, resourceName(res)), h("b", { title: t("{n} in the market", { n: count }) }, formatNumber(count))),
       h("div", { class: "res-track", style: `--spaces:${spaces.length}` }, ...spaces.map((space) => h("div", {
         class: `res-space${space.slots.some(Boolean) ? "" : " empty"}`,
-        title: t("{amount} Elektro: {filled} of {slots} filled", { amount: space.price, filled: space.slots.filter(Boolean).length, slots: space.slots.length }),
+        title: t("{amount} each: {filled} of {slots} filled", { amount: elektro(space.price), filled: space.slots.filter(Boolean).length, slots: space.slots.length }),
       },
         h("span", { class: "price" }, formatNumber(space.price)),
         h("span", { class: "tokens" }, ...space.slots.map((filled) => filled ? resourceIcon(res, 8) : h("i", { class: "token-hole" }))),

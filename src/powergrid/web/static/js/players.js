@@ -1,6 +1,6 @@
 // The players' boards: colour, turn order, money, plants with their fuel, cities, power.
 import { PLAYER_COLOURS, RESOURCES, botName, h, markerIcon, playerName } from "./common.js";
-import { formatNumber, pt, t, tn, withNodes } from "./i18n.js";
+import { elektro, formatNumber, pt, t, tn, withNodes } from "./i18n.js";
 import { seatName } from "./names.js";
 import { plantCard } from "./markets.js";
 
@@ -50,8 +50,8 @@ function ordinal(place) {
 export function auctionTag(status) {
   if (!status) return null;
   switch (status.status) {
-    case "bought": return { text: t("bought {plant} for {price}", { plant: status.plant, price: status.price }), kind: "bought",
-      title: t("bought plant {plant} for {price} Elektro this round", { plant: status.plant, price: status.price }) };
+    case "bought": return { text: t("bought {plant} for {price}", { plant: status.plant, price: elektro(status.price) }), kind: "bought",
+      title: t("bought plant {plant} for {price} this round", { plant: status.plant, price: elektro(status.price) }) };
     case "passed": return { text: pt("auction", "passed"), kind: "passed", title: t("passed: buys no plant this round") };
     case "bidding": return { text: status.leads ? t("leads") : t("bidding"), kind: "bidding", title: status.leads ? t("has the highest bid") : t("still in this auction") };
     default: return { text: t("to go"), kind: "to-go", title: t("has not bought a plant or passed yet this round") };
@@ -88,11 +88,11 @@ export function renderPlayers(container, view, options) {
         tag ? h("span", { class: `tag auction-${tag.kind}`, title: tag.title, "data-auction": tag.kind }, tag.text) : null,
       ),
       h("div", { class: "stats" },
-        h("span", { class: "stat money", title: t("money") }, ...withNodes(t("{amount} E"), { amount: h("b", {}, player.money) })),
+        h("span", { class: "stat money", title: t("money") }, ...withNodes(elektro("{amount}"), { amount: h("b", {}, player.money) })),
         h("span", { class: "stat cities", title: t("cities connected (houses)") },
           ...withNodes(tn("{n} city", "{n} cities", cities, { n: "{n}" }), { n: h("b", {}, cities) })),
-        h("span", { class: "stat", title: t("cities these plants and resources can power now") },
-          ...withNodes(t("powers {n}"), { n: h("b", {}, powerable ?? "?") })),
+        h("span", { class: "stat powerable", title: t("how many of their cities their plants could power now, with the fuel they hold") },
+          ...withNodes(tn("fuel for {n} city", "fuel for {n} cities", powerable ?? 0, { n: "{n}" }), { n: h("b", {}, powerable ?? "?") })),
       ),
       h("div", { class: "player-plants" },
         player.plants.length ? player.plants.map((p) => plantCard(p, plantInfo[p], { small: true, fuel: stored.get(p) }))

@@ -4,11 +4,11 @@
 import { Board } from "./board.js";
 import { analysisPanel } from "./coach.js";
 import { changesBetween, showChanges } from "./changes.js";
-import { api, gameTitle, h, mapName, phaseName, phaseWord, playerChip, roundPills, toast, winnersLine } from "./common.js";
+import { api, fitBetweenBars, gameTitle, h, mapName, phaseName, phaseWord, playerChip, roundPills, toast, winnersLine } from "./common.js";
 import { setSeatNames } from "./names.js";
 import { waitingFor } from "./decisions.js";
 import { setUpLanguage, t, withNodes } from "./i18n.js";
-import { actionNodes, logItem } from "./log.js";
+import { LogFolder, actionNodes } from "./log.js";
 import { setUpRules } from "./rules.js";
 import { renderPlantMarket, renderResourceMarket } from "./markets.js";
 import { renderPlayers } from "./players.js";
@@ -81,7 +81,8 @@ function show(position) {
   $("step-badge").textContent = t("Step {step}", { step: view.step });
   renderResourceMarket($("resource-market"), view);
   const log = $("log");
-  log.replaceChildren(...(view.log || []).map((entry) => logItem(entry, replay.mapInfo)));
+  const folder = new LogFolder();
+  log.replaceChildren(...(view.log || []).map((entry) => folder.item(entry, replay.mapInfo)));
   log.scrollTop = log.scrollHeight;
   const last = position.last;
   $("decision").replaceChildren(h("div", { class: "decision" },
@@ -195,11 +196,16 @@ function setUpControls() {
     command(name);
   });
   for (const button of document.querySelectorAll("#phone-tabs button")) {
-    button.addEventListener("click", () => {
-      document.body.dataset.tab = button.dataset.tab;
-      for (const other of document.querySelectorAll("#phone-tabs button")) other.setAttribute("aria-pressed", String(other === button));
-    });
+    button.addEventListener("click", () => showTab(button.dataset.tab));
   }
+  fitBetweenBars();
+}
+
+/** Phones: one panel at a time (the map, the players, the markets, the log, the analysis). */
+function showTab(tab) {
+  document.body.dataset.tab = tab;
+  for (const button of document.querySelectorAll("#phone-tabs button")) button.setAttribute("aria-pressed", String(button.dataset.tab === tab));
+  if (tab === "log") $("log").scrollTop = $("log").scrollHeight;
 }
 
 async function begin(info) {
@@ -215,8 +221,15 @@ async function begin(info) {
   $("replay-slider").max = String(info.steps);
   drawJump();
   if (replay.source.kind === "game" && replay.over) {
-    $("coach-panel").replaceChildren(analysisPanel(gameId, info.players, { onJump: (step) => { if (replay.playing) togglePlay(); go(step); } }));
+    $("coach-panel").replaceChildren(analysisPanel(gameId, info.players, {
+      onJump: (step) => {
+        if (replay.playing) togglePlay();
+        if (document.body.dataset.tab === "analysis") showTab("board");  // phones: to the position shown
+        go(step);
+      },
+    }));
     $("coach-panel").hidden = false;
+    $("analysis-tab").hidden = false;  // phones: the analysis has a tab of its own
   }
   // a finished game opens at the deal; a game in play at its present
   await go(replay.over ? 0 : info.steps);
