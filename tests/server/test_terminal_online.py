@@ -189,11 +189,11 @@ def test_standing_orders_are_placed_shown_and_cancelled_while_another_player_thi
             if not placed and auction["plant"] and auction["in"] >> 0 & 1:
                 limit = auction["bid"] + 5
                 child.sendline(f"order bid-up-to {limit}")
-                child.expect(shown(f"Your standing order: Bid up to ${limit} for this plant"))
+                child.expect(shown(f"Your standing order: Bid up to {limit} E for this plant"))
                 order = order_of(server, gid, mine)
                 assert (order["kind"], order["limit"], order["status"]) == ("bid_up_to", limit, "pending")
                 child.sendline("order")
-                child.expect(shown(f"Your standing order: Bid up to ${limit} for this plant"))
+                child.expect(shown(f"Your standing order: Bid up to {limit} E for this plant"))
                 child.sendline("order cancel")
                 child.expect("Standing order cancelled.")
                 assert order_of(server, gid, mine) is None

@@ -32,6 +32,7 @@ function statusWords(status) {
     case "waiting": return pt("game status", "waiting");
     case "playing": return pt("game status", "playing");
     case "over": return pt("game status", "over");
+    case "abandoned": return t("abandoned");
     default: return status;
   }
 }
