@@ -26,6 +26,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
+import orjson
+
 NONE, LIVE, CORRESPONDENCE = "none", "live", "correspondence"
 KINDS = (NONE, LIVE, CORRESPONDENCE)
 
@@ -191,6 +193,10 @@ class Clocks:
         """The clocks after log entry ``version + 1``: ``entry`` by ``seat`` at server time ``at``,
         with ``to_act`` to act after it."""
         control = self.control
+        if not control.timed and not is_notice(entry):
+            # no clock runs and nobody changes hands: only the version, time and seat to act move
+            # (the general case below gives the same, at several times the cost: every append)
+            return replace(self, version=self.version + 1, at=self.at if at is None else at, to_act=to_act)
         if at is None or self.at is None:
             at = self.at if at is None else at
             elapsed = 0.0
@@ -237,6 +243,11 @@ class Clocks:
 
     def public(self) -> dict[str, Any]:
         return self.shown
+
+    @cached_property
+    def shown_json(self) -> bytes:
+        """``shown`` as JSON, encoded once: every seat's frame carries the same."""
+        return orjson.dumps(self.shown)
 
     @cached_property
     def shown(self) -> dict[str, Any]:
