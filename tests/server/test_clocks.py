@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
+import orjson
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
@@ -450,3 +451,17 @@ def test_a_time_out_in_a_discard_hands_it_to_the_stand_in(app_and_worker: TestCl
     r = table.seat_call("return", seat)
     assert r.status_code == 200, r.text
     assert r.json()["clocks"]["seats"][seat]["stand_in"] is None
+
+
+def test_an_untimed_games_clocks_move_only_version_time_and_seat_to_act_until_a_notice() -> None:
+    start = clocks.Clocks.of_game({"started_at": 100.0, "first": 0}, 3, frozenset({0, 1}))
+    moved = start.after(0, "open 3 3", 105.0, 1).after(1, "pass", None, 2)
+    assert moved == replace(start, version=2, at=105.0, to_act=2)
+    assert moved.shown["running"] is None and moved.shown["at"] == 105.0
+    assert orjson.loads(moved.shown_json) == moved.shown
+    handed = moved.after(1, "@stand-in left", 110.0, 2)
+    assert handed.stand_ins == (None, "left", None) and handed.notices == ((3, 1, "@stand-in left", 110.0),)
+    back = handed.after(1, "@back", 120.0, 2).after(2, "pass", 121.0, 0)
+    assert back.stand_ins == (None, None, None) and back.version == 5 and back.at == 121.0
+    notices = [[3, 1, "@stand-in left", 110.0], [4, 1, "@back", 120.0]]
+    assert orjson.loads(back.shown_json)["notices"] == notices

@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 import powergrid as pg
 from powergrid.server import Settings, create_app
+from powergrid.server.games import order_store
 from powergrid.server.games.order_store import orders as orders_table
 from powergrid.server.games.orders import plan_prices
 from powergrid.server.storage import db
@@ -402,3 +403,20 @@ def test_the_migration_makes_the_orders_table(database_url: str) -> None:
         assert conn.execute(select(orders_table)).all() == []
     engine.dispose()
     assert pg.Phase.BUREAUCRACY == 5
+
+
+def test_the_look_after_appends_finds_only_the_asked_seats_pending_orders(client: TestClient) -> None:
+    """One look serves a batch of appends: it is asked by game, and must answer only the seats asked."""
+    table, quiet = Table(client, create(client, 3)), Table(client, create(client, 3))
+    opener = table.to_act()
+    table.act("open 3 3", opener)
+    bidder = table.to_act()
+    other = ({0, 1, 2} - {opener, bidder}).pop()
+    placed = table.order(other, kind="bid_up_to", limit=20).json()["order"]
+    engine = db.make_engine(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    try:
+        found = order_store.pending_of(engine, [(table.gid, bidder), (quiet.gid, other), (table.gid, other)])
+        assert list(found) == [(table.gid, other)] and found[(table.gid, other)].id == placed["id"]
+        assert order_store.pending_of(engine, [(table.gid, opener), (quiet.gid, other)]) == {}
+    finally:
+        engine.dispose()

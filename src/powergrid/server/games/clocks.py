@@ -22,9 +22,10 @@ too: the stand-ins are part of the same record, and they stop and restart clocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import orjson
 
 NONE, LIVE, CORRESPONDENCE = "none", "live", "correspondence"
 KINDS = (NONE, LIVE, CORRESPONDENCE)
@@ -191,6 +192,12 @@ class Clocks:
         """The clocks after log entry ``version + 1``: ``entry`` by ``seat`` at server time ``at``,
         with ``to_act`` to act after it."""
         control = self.control
+        if not control.timed and not is_notice(entry):
+            # no clock runs and nobody changes hands: only the version, time and seat to act move
+            # (the general case below gives the same, at several times the cost: every append)
+            return Clocks(control, self.humans, self.bot, self.version + 1, self.at if at is None else at,
+                          to_act, self.since, self.bank, self.vacation, self.stand_ins, self.abandoned,
+                          self.notices, self.spent)
         if at is None or self.at is None:
             at = self.at if at is None else at
             elapsed = 0.0
@@ -238,8 +245,28 @@ class Clocks:
     def public(self) -> dict[str, Any]:
         return self.shown
 
-    @cached_property
+    # made once each, when first asked for (not functools.cached_property: it takes a lock each time)
+    _shown: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _shown_json: bytes | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def shown_json(self) -> bytes:
+        """``shown`` as JSON, encoded once: every seat's frame carries the same."""
+        data = self._shown_json
+        if data is None:
+            data = orjson.dumps(self.shown)
+            object.__setattr__(self, "_shown_json", data)
+        return data
+
+    @property
     def shown(self) -> dict[str, Any]:
+        data = self._shown
+        if data is None:
+            data = self._show()
+            object.__setattr__(self, "_shown", data)
+        return data
+
+    def _show(self) -> dict[str, Any]:
         """What every seat is shown (a frame's ``clocks``): the control, each seat's time left as of
         ``at`` and, for the running seat, its deadline; who holds each seat; the notices so far
         ([version, seat, entry, at])."""

@@ -76,8 +76,9 @@ class Frame:
                 shown = views.state_payload(self.state.view(0), self.history, self.log_tail, with_log=False)
                 public = self._public_json = encode(shown)[:-1] + b"," + self.log_tail.json()
             view = self.state.view(0 if seat is None else seat)
-            own = encode({**views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last,
-                          **self.clock_extras()})
+            own = encode({**views.seat_extras(view, seat), **self.undo_extras(seat), "last": self.last})
+            if self.clock is not None:  # the same for every seat: encoded once (``clock_extras``)
+                own = b"".join((own[:-1], b',"clocks":', self.clock.shown_json, b"}"))
             who = b"null" if seat is None else str(seat).encode()
             data = b"".join((b'{"version":', str(self.version).encode(), b',"seat":', who,
                              b',"state":', public, b',"seat":', who,

@@ -78,11 +78,20 @@ def after_append(service: Any, live: LiveGame, new: Frame) -> None:
         return
     if live.row.seats[to_act].kind != "human":
         return
-    service._spawn(_queue(service, [(live.game_id, new.version, to_act)]))
+    looks = service.order_looks
+    looks.append((live.game_id, new.version, to_act))
+    if len(looks) == 1:  # else the look in progress, or the one already spawned, takes this one too
+        service._spawn(_queue(service))
 
 
-async def _queue(service: Any, to_act: list[tuple[str, int, int]]) -> None:
-    try:
-        await asyncio.to_thread(order_store.queue_jobs, service.store, to_act)
-    except Exception:
-        log.exception("queueing standing orders for %s failed", to_act)
+async def _queue(service: Any) -> None:
+    """Look for the orders of every position appended since the last look, in one query on one
+    thread: under load a look per append cost more than the rest of the hook's work."""
+    looks: list[tuple[str, int, int]] = service.order_looks
+    while looks:
+        to_act = looks[:]
+        try:
+            await asyncio.to_thread(order_store.queue_jobs, service.store, to_act)
+        except Exception:
+            log.exception("queueing standing orders for %s failed", to_act)
+        del looks[:len(to_act)]

@@ -27,10 +27,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
-    and_,
     delete,
     insert,
-    or_,
     select,
     update,
 )
@@ -114,11 +112,13 @@ def pending_of(engine: Engine, to_act: list[tuple[str, int]]) -> dict[tuple[str,
     if not to_act:
         return {}
     o = orders
-    query = select(o).where(o.c.status == PENDING,
-                            or_(*(and_(o.c.game_id == game_id, o.c.seat == seat)
-                                  for game_id, seat in to_act)))
+    wanted = set(to_act)
+    # by game only (one cached statement whatever the number of pairs); the seats are picked here
+    games = sorted({game_id for game_id, _ in wanted})
+    query = select(o).where(o.c.status == PENDING, o.c.game_id.in_(games))
     with engine.connect() as conn:
-        return {(r.game_id, r.seat): from_row(r) for r in conn.execute(query)}
+        rows = [r for r in conn.execute(query) if (r.game_id, r.seat) in wanted]
+    return {(r.game_id, r.seat): from_row(r) for r in rows}
 
 
 def jobs_for(engine: Engine, to_act: list[tuple[str, int, int]]) -> list[JobSpec]:

@@ -72,6 +72,9 @@ class GameService:
         #: where the clocks read the time (settings.clock; tests give a ManualClock)
         self.clock = settings.clock
         self.absences = absence.Absences(self)
+        #: (game, version, seat to act) appended here whose standing orders are still to be looked
+        #: for (order_service.after_append: one look for all of them)
+        self.order_looks: list[tuple[str, int, int]] = []
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
