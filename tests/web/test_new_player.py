@@ -308,7 +308,13 @@ def test_a_hints_play_builds_every_city_of_the_plan(server_url, new_page) -> Non
     # every city, then "done": the turn goes on to the other player
     built = f"g.state.players[{seat}].cities.length === {len(cities)} && g.to_act !== {seat}"
     page.wait_for_function(GAME_STATE, arg=[game["game_id"], built], timeout=30_000)
-    after = api(server_url, f"/api/games/{game['game_id']}")
+    # the server's own view (a web process may answer before it has heard of the last build)
+    deadline = time.monotonic() + 30
+    while True:
+        after = api(server_url, f"/api/games/{game['game_id']}")
+        if len(after["state"]["players"][seat]["cities"]) == len(cities) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert sorted(after["state"]["players"][seat]["cities"]) == sorted(cities)
     assert page.script_errors == []
 
