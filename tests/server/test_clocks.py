@@ -9,8 +9,7 @@ the queued deadline jobs due (``deadlines_due``) for the worker to claim."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +25,7 @@ from powergrid.server.storage import db
 
 from .conftest import auth, bot_worker, create, error_code
 from .play import view
+from .waiting import wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -36,16 +36,6 @@ LIVE_60 = {"kind": "live", "bank_s": 60, "increment_s": 5}
 def timed(settings: Settings) -> Settings:
     return replace(settings, clock=ManualClock(1_800_000_000.0), absence_grace_s=0.2)
 
-
-def wait_for(what: Callable[[], Any], limit: float = 60.0) -> Any:
-    """Poll until ``what()`` is true (no fixed sleeps); its value."""
-    deadline = time.monotonic() + limit
-    while True:
-        value = what()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "the condition never came"
-        time.sleep(0.02)
 
 
 def deadlines_due(settings: Settings) -> int:

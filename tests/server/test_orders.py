@@ -3,7 +3,6 @@ seat's own action, cancelled, refused when a price changed, refused when illegal
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -20,20 +19,10 @@ from powergrid.server.storage import db
 
 from .conftest import auth, bot_worker, create, error_code, true_state
 from .play import view
+from .waiting import wait_for
 
 pytestmark = pytest.mark.timeout(240)
 
-
-def wait_for(what: Callable[[], Any], message: str, within_s: float = 30.0) -> Any:
-    """Poll until ``what()`` is truthy (a bot worker applies orders in its own time)."""
-    deadline = time.monotonic() + within_s
-    while True:
-        found = what()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {within_s} s: {message}")
-        time.sleep(0.02)
 
 
 class Table:

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import powergrid as pg
 from powergrid.tui.remote import BadLink, parse_seat_link, state_from_view
 
 from .servers import ServerProcess
+from .waiting import wait_for
 
 pexpect = pytest.importorskip("pexpect")
 pytest.importorskip("websockets")
@@ -94,15 +95,6 @@ def join(link: str, *args: str):  # type: ignore[no-untyped-def]
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return pexpect.spawn(command, argv, env=env, encoding="utf-8", timeout=30, dimensions=(50, 130))
 
-
-def wait_for(what: Callable[[], Any], limit: float = 60.0) -> Any:
-    deadline = time.monotonic() + limit
-    while True:
-        value = what()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "the condition never came"
-        time.sleep(0.05)
 
 
 def public(server: ServerProcess, game_id: str) -> dict[str, Any]:

@@ -9,7 +9,6 @@ to look at it by the server's clock: early, it is put back until the end."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -29,21 +28,12 @@ from powergrid.server.storage.jobs import QUICK, JobSpec
 
 from .conftest import auth, bot_worker, create, error_code
 from .play import view
+from .waiting import wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
 WINDOW_MS = 60_000  # long: only the test's clock ends it (the machine's clock would take a minute)
 
-
-def wait_for(what: Callable[[], Any], limit: float = 60.0) -> Any:
-    """Poll until ``what()`` is true (no fixed sleeps); its value."""
-    deadline = time.monotonic() + limit
-    while True:
-        value = what()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "the condition never came"
-        time.sleep(0.02)
 
 
 def wait_until(read: Callable[[], Any], ok: Callable[[Any], bool]) -> Any:
