@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from powergrid.server import Settings, create_app
+from powergrid.server.common.clock import ManualClock
 from powergrid.server.fanout.pubsub import SEATS_CHANGED, _parse, message
+from powergrid.server.games import absence, clocks
 
 from .conftest import auth, create
 from .play import choose
@@ -20,12 +22,15 @@ from .play import choose
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.mark.parametrize("entry", [None, (0, "pass"), (2, "bid 13 27"), (5, "build Berlin Hamburg"),
-                                   (1, "undo")])
+@pytest.mark.parametrize("entry", [None, (0, "pass", None), (2, "bid 13 27", None),
+                                   (5, "build Berlin Hamburg", 1764255793.1234567), (1, "undo", 0.1 + 0.2),
+                                   (3, "pass", 1e-7)])
 def test_a_message_reads_back_as_it_was_written(entry: Any) -> None:
     assert _parse(message("g123", 42, entry)) == ("g123", 42, entry)
     assert _parse(message("g123", SEATS_CHANGED)) == ("g123", SEATS_CHANGED, None)
     assert _parse("g123 nonsense") is None
+    assert _parse("g123 7 2@nan7 pass") == ("g123", 7, None)  # a time it cannot read: the log is read
+    assert _parse("g123 7 2 pass") == ("g123", 7, (2, "pass", None))  # a message without a time
 
 
 def next_state(ws: Any, version: int) -> dict[str, Any]:
@@ -74,3 +79,45 @@ def test_a_watching_process_applies_announced_actions_without_reading_the_log(se
             assert reads, "an undo is read from the log"
         held = two.app.state.service.cache[gid].state.to_dict()  # type: ignore[attr-defined]
         assert held == one.app.state.service.cache[gid].state.to_dict()  # type: ignore[attr-defined]
+
+
+def test_a_watching_process_follows_a_timed_game_from_messages_with_the_same_clocks(settings: Settings) -> None:
+    """The message carries the entry's stored time: a second process applies it and computes the
+    clocks the log would give, without reading the log."""
+    if not settings.is_sqlite:
+        pytest.skip("two apps in one test process share the fan-out through SQLite's notices table")
+    clock = ManualClock(1_800_000_000.0)
+    timed = dataclasses.replace(settings, clock=clock)
+    with TestClient(create_app(timed)) as one, TestClient(create_app(dataclasses.replace(timed))) as two:
+        game = create(one, 2, seed=23, time_control={"kind": "live", "bank_s": 600, "increment_s": 10})
+        gid = game["game_id"]
+        tokens = {s["seat"]: s["token"] for s in game["seats"]}
+        store = two.app.state.service.store  # type: ignore[attr-defined]
+        reads: list[int] = []
+        read_log = store.entries_after
+        with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
+            ws.send_json({"type": "auth", "token": tokens[0]})
+            current = next_state(ws, 0)
+
+            def counted(game_id: str, seq: int, upto: int | None = None) -> Any:
+                reads.append(seq)
+                return read_log(game_id, seq, upto)
+
+            store.entries_after = counted
+            rng = random.Random(5)
+            for think in (3.25, 0.1 + 0.2, 17.0, 1e-3, 8.5, 2.0, 41.125, 0.75):
+                seat = current["to_act"]
+                legal = one.get(f"/api/games/{gid}/view", headers=auth(tokens[seat]),
+                                params={"seat": seat}).json()["legal"]
+                clock.advance(think)
+                r = one.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
+                             json={"seat": seat, "action": choose(legal, rng), "version": current["version"]})
+                assert r.status_code == 200, r.text
+                current = next_state(ws, r.json()["version"])
+            assert reads == []  # every entry, with its time, came in its message
+            followed = two.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
+            assert followed == one.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
+            assert any(followed.spent) and current["clocks"] == one.get(f"/api/games/{gid}").json()["clocks"]
+        service = one.app.state.service  # type: ignore[attr-defined]
+        replayed = clocks.replay(absence.first_clocks(service.store.game(gid)), read_log(gid, 0))
+        assert replayed == followed  # and the log alone gives the same

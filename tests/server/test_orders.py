@@ -3,6 +3,7 @@ seat's own action, cancelled, refused when a price changed, refused when illegal
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -409,3 +410,44 @@ def test_the_look_after_appends_finds_only_the_asked_seats_pending_orders(client
         assert order_store.pending_of(engine, [(table.gid, opener), (quiet.gid, other)]) == {}
     finally:
         engine.dispose()
+
+
+def test_an_order_in_a_timed_game_runs_the_seats_clock_and_sets_the_next_persons_deadline(
+        settings: Settings) -> None:
+    """The worker's move for an order is the seat's own: stored with its time (the seat's clock
+    runs to it and earns the increment), and the next person's deadline is queued as after any
+    action."""
+    from dataclasses import replace
+
+    from powergrid.server.common.clock import ManualClock
+    from powergrid.server.games import absence
+
+    clock = ManualClock(1_800_000_000.0)
+    timed = replace(settings, clock=clock)
+    with TestClient(create_app(timed)) as client, bot_worker(timed):
+        table = Table(client, create(client, 3, time_control={"kind": "live", "bank_s": 600,
+                                                               "increment_s": 10}))
+        opener = table.to_act()
+        table.act("open 3 3", opener)
+        bidder = table.to_act()
+        limit_seat = ({0, 1, 2} - {opener, bidder}).pop()
+        assert table.order(limit_seat, kind="bid_up_to", limit=5).status_code == 200
+        clock.advance(4.0)
+        table.act("bid 4", bidder)
+        wait_for(lambda: table.to_act() == opener, "the order's bid")
+        engine = db.make_engine(timed.database_url)
+        try:
+            with engine.connect() as conn:
+                a, j = db.actions, db.jobs
+                seq, at = conn.execute(select(a.c.seq, a.c.at).where(a.c.game_id == table.gid)
+                                       .order_by(a.c.seq.desc()).limit(1)).one()
+                deadlines = conn.execute(select(j.c.version, j.c.payload).where(
+                    j.c.game_id == table.gid, j.c.kind == absence.DEADLINE, j.c.status == "queued")).all()
+        finally:
+            engine.dispose()
+        assert at == clock.now()  # stored with the server's time of the move
+        payloads = [json.loads(p) if isinstance(p, str) else p for v, p in deadlines if v == seq]
+        assert [p["seat"] for p in payloads] == [opener]  # the next person's deadline, as after any action
+        shown = table.public()["clocks"]
+        assert shown["running"] == opener
+        assert shown["seats"][limit_seat]["left_s"] == pytest.approx(610.0)  # the increment, no time spent

@@ -297,7 +297,7 @@ def test_the_social_migration_goes_down_and_up_again(database_url: str) -> None:
 def test_a_chat_notice_names_its_message_between_processes() -> None:
     from powergrid.server.fanout.pubsub import CHAT_POSTED, _parse, message
 
-    text = message("AbC_12-x", CHAT_POSTED, (42, "chat"))
+    text = message("AbC_12-x", CHAT_POSTED, (42, "chat", None))
     assert text == "AbC_12-x chat 42" and len(text) <= 64  # the notices table's column
-    assert _parse(text) == ("AbC_12-x", CHAT_POSTED, (42, "chat"))
+    assert _parse(text) == ("AbC_12-x", CHAT_POSTED, (42, "chat", None))
     assert _parse("AbC_12-x chat nope") is None

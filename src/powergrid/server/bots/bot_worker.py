@@ -257,10 +257,10 @@ class BotWorker:
         for _seq, seat, text, at, _to_act in entries:
             frames.append(snapshots.follow(self.store, row, frames, seat, text, at))
 
-    def announce(self, game_id: str, version: int, seat: int, action: str) -> None:
+    def announce(self, game_id: str, version: int, seat: int, action: str, at: float | None) -> None:
         """Tell the web processes (PostgreSQL NOTIFY and SQLite notices are sent by the append)."""
         if self._redis is not None:
-            self._redis.publish(CHANNEL, message(game_id, version, (seat, action)))
+            self._redis.publish(CHANNEL, message(game_id, version, (seat, action, at)))
 
 
 @dataclass
@@ -334,7 +334,7 @@ def record_turns(worker: BotWorker, turns: list[Turn]) -> None:
             snapshots.save(worker.store, game_id, new)
         if new.state.is_over:
             worker.games.pop(game_id, None)
-        worker.announce(game_id, new.version, turn.seat, turn.action)
+        worker.announce(game_id, new.version, turn.seat, turn.action, turn.at)
         to_act = new.state.current_player
         if to_act is not None and turn.row.seats[to_act].kind == "human":
             people.append((game_id, new.version, to_act))

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import logging
 
-from ..games import order_store, orders, snapshots
-from ..games.append import next_frame, status_of
-from ..games.bot_turns import turn_job
+from ..games import absence, order_store, orders, snapshots
+from ..games.append import next_frame
 from ..storage.jobs import Job
 from ..storage.store import Move
 from .bot_worker import BotWorker, register_handler
@@ -52,11 +51,13 @@ def apply_order(worker: BotWorker, job: Job) -> None:
             return
         for i, text in enumerate(decision.actions):
             new = next_frame(frame, seat, text, frame.version)  # the same checks as a person's action
+            at = worker.settings.clock.now()  # the seat's own action: its clock runs to here
+            absence.stamp(new, frame, seat, text, at)
             state = new.state
             last = i == len(decision.actions) - 1
-            move = Move(row.game_id, new.version, seat, text, status_of(state), state.round,
-                        state.current_player, next_job=turn_job(row, new.version, state.current_player),
-                        done_job=job.id if last else None)
+            move = Move(row.game_id, new.version, seat, text, absence.status(new), state.round,
+                        state.current_player, next_job=absence.next_job(row, new),
+                        done_job=job.id if last else None, at=at)
             if not worker.store.append_moves([move])[0]:  # the person acted (or undid) at the same moment
                 worker.games.pop(row.game_id, None)
                 worker.queue.done(job, {"skipped": f"version {new.version} was taken meanwhile"})
@@ -64,7 +65,7 @@ def apply_order(worker: BotWorker, job: Job) -> None:
             frames.append(new)
             if snapshots.is_due(new.version, worker.settings.snapshot_every):
                 snapshots.save(worker.store, row.game_id, new)
-            worker.announce(row.game_id, new.version, seat, text)
+            worker.announce(row.game_id, new.version, seat, text, at)
             frame = new
             acted = True
         kept = decision.keep and orders.in_scope(order, frame.state)

@@ -97,7 +97,7 @@ def post(store: Store, game_id: str, *, seat: int | None, author: str, name: str
         new_id = conn.execute(insert(chat_messages).values(
             game_id=game_id, seat=seat, author=author, name=name, text=text, phrase=phrase, at=now)
             .returning(c.id)).scalar_one()
-        store.notify(conn, message(game_id, CHAT_POSTED, (int(new_id), "chat")))
+        store.notify(conn, message(game_id, CHAT_POSTED, (int(new_id), "chat", None)))
     store.ring(NOTICES)
     return {"id": int(new_id), "seat": seat, "author": author, "name": name, "spectator": seat is None,
             "text": text, "phrase": phrase, "at": now}

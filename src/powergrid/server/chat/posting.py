@@ -33,7 +33,7 @@ async def post(service: GameService, game_id: str, *, seat: int | None, token: s
     posted = await asyncio.to_thread(chat_store.post, service.store, game_id, seat=seat, author=author,
                                      name=shown, text=words, phrase=key)
     # this process's sockets at once (the transaction's notice reaches the others; Redis: this sends it)
-    await service.hub.publish(game_id, CHAT_POSTED, (posted["id"], "chat"))
+    await service.hub.publish(game_id, CHAT_POSTED, (posted["id"], "chat", None))
     return posted
 
 

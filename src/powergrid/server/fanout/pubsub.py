@@ -1,7 +1,8 @@
 """Fan-out of "game G reached version V" between server processes (and from bot workers).
 
-A message about an appended action also carries the entry itself (seat and action text), so a
-process that holds the game at the version before applies it without reading the log back.
+A message about an appended action also carries the entry itself (seat, action text and the
+entry's stored time), so a process that holds the game at the version before applies it, clocks
+included, without reading the log back.
 
 One interface, four transports: in memory (one process, no bot workers), PostgreSQL
 LISTEN/NOTIFY (the NOTIFY is sent by the append transaction itself, see Store.append), the
@@ -25,8 +26,8 @@ log = logging.getLogger("powergrid.server")
 #: the channel (PostgreSQL NOTIFY, Redis pub/sub) of the change messages
 CHANNEL = "powergrid_games"
 
-#: a log entry carried by a message: (seat, action text or ``undo``)
-Entry = tuple[int, str]
+#: a log entry carried by a message: (seat, action text or ``undo``, its stored server time or None)
+Entry = tuple[int, str, float | None]
 #: called (on the event loop) with a game id, the version it reached and, where the message carries
 #: it, the entry that made that version
 Listener = Callable[[str, int, Entry | None], None]
@@ -67,13 +68,17 @@ CHAT_POSTED = -2
 
 
 def message(game_id: str, version: int, entry: Entry | None = None) -> str:
-    """``<game> <version>``, ``<game> <version> <seat> <action>``, ``<game> seats`` or
-    ``<game> chat <message id>``."""
+    """``<game> <version>``, ``<game> <version> <seat>[@<time>] <action>``, ``<game> seats`` or
+    ``<game> chat <message id>``. The time is the stored float's ``repr`` (it reads back exactly, so
+    a process that follows the message computes the same clocks as one that reads the log)."""
     if version == SEATS_CHANGED:
         return f"{game_id} seats"
     if version == CHAT_POSTED:
         return f"{game_id} chat {entry[0] if entry is not None else 0}"
-    return f"{game_id} {version}" if entry is None else f"{game_id} {version} {entry[0]} {entry[1]}"
+    if entry is None:
+        return f"{game_id} {version}"
+    seat, text, at = entry
+    return f"{game_id} {version} {seat} {text}" if at is None else f"{game_id} {version} {seat}@{at!r} {text}"
 
 
 def _parse(payload: str) -> tuple[str, int, Entry | None] | None:
@@ -82,11 +87,18 @@ def _parse(payload: str) -> tuple[str, int, Entry | None] | None:
     if version == "seats":
         return game_id, SEATS_CHANGED, None
     if version == "chat":
-        return (game_id, CHAT_POSTED, (int(rest), "chat")) if rest.isdigit() else None
+        return (game_id, CHAT_POSTED, (int(rest), "chat", None)) if rest.isdigit() else None
     if not version.isdigit():
         return None
-    seat, _, text = rest.partition(" ")
-    return game_id, int(version), (int(seat), text) if seat.isdigit() and text else None
+    who, _, text = rest.partition(" ")
+    seat, _, stamp = who.partition("@")
+    if not (seat.isdigit() and text):
+        return game_id, int(version), None
+    try:
+        at = float(stamp) if stamp else None
+    except ValueError:
+        return game_id, int(version), None  # the entry unread: the listener reads the log
+    return game_id, int(version), (int(seat), text, at)
 
 
 class NoticeHub(Hub):

@@ -317,7 +317,7 @@ class GameService:
         live.wake()
         if snapshots.is_due(new.version, self.settings.snapshot_every):
             self._spawn(asyncio.to_thread(snapshots.save, self.store, live.game_id, new))
-        await self.hub.publish(live.game_id, new.version, (new.last["seat"], new.last["action"]))
+        await self.hub.publish(live.game_id, new.version, (new.last["seat"], new.last["action"], at))
         order_service.after_append(self, live, new)  # a person's standing order, if now to act
         if state.is_over or status == absence.ABANDONED:
             self._lobby = None
@@ -366,13 +366,14 @@ class GameService:
     def _follow(live: LiveGame, entry: Entry) -> bool:
         """Apply the entry a message carried (the game's next); False to read the log instead (an
         undo, which may need older frames, or an entry this process cannot apply)."""
-        seat, text = entry
+        seat, text, at = entry
         clock = live.latest.clock
-        if undo.is_undo(text) or absence.is_notice(text) or (clock is not None and clock.control.timed):
+        if undo.is_undo(text) or absence.is_notice(text) or (clock is not None and clock.control.timed
+                                                               and at is None):
             return False  # a timed game's clocks need the entry's stored time: read the log
         try:
             new = advance(live.latest, seat, pg.parse_action(text))
-            live.push(absence.stamp(new, live.latest, seat, text, None))
+            live.push(absence.stamp(new, live.latest, seat, text, at))
         except pg.PowerGridError:
             log.warning("game %s: the announced entry %r did not apply; reading the log", live.game_id, text)
             return False

@@ -340,7 +340,7 @@ class Store:
                     jobs.enqueue(conn, next_job)
                 if done_job is not None:
                     jobs.mark_done(conn, done_job)
-                self._notify(conn, message(game_id, seq, (seat, action)))
+                self._notify(conn, message(game_id, seq, (seat, action, at)))
         except IntegrityError:
             return False
         if next_job is not None:
@@ -410,7 +410,7 @@ class Store:
                                         for m in kept])
             jobs.enqueue_all(conn, [m.next_job for m in kept if m.next_job is not None])
             jobs.mark_all_done(conn, [m.done_job for m in kept if m.done_job is not None])
-            self._notify_all(conn, [message(m.game_id, m.seq, (m.seat, m.action)) for m in kept])
+            self._notify_all(conn, [message(m.game_id, m.seq, (m.seat, m.action, m.at)) for m in kept])
         return made
 
     def _write_moves_postgres(self, conn: Any, moves: list[Move]) -> list[bool]:
@@ -426,7 +426,7 @@ class Store:
             job = m.next_job
             for name, value in zip(_MOVE_ARRAYS, (
                     m.game_id, m.seq, m.seat, m.action, m.status, m.round, m.to_act, m.done_job,
-                    message(m.game_id, m.seq, (m.seat, m.action)),
+                    message(m.game_id, m.seq, (m.seat, m.action, m.at)),
                     *((None,) * 8 if job is None else (
                         job.kind, job.lane, job.key, job.game_id, job.version, job.client,
                         json.dumps(job.payload), job.not_before)),
