@@ -81,7 +81,7 @@ def test_a_watching_process_applies_announced_actions_without_reading_the_log(se
         assert held == one.app.state.service.cache[gid].state.to_dict()  # type: ignore[attr-defined]
 
 
-def test_a_watching_process_follows_a_timed_game_from_messages_with_the_same_clocks(settings: Settings) -> None:
+def test_a_watching_process_follows_a_timed_game_from_messages_with_its_clocks(settings: Settings) -> None:
     """The message carries the entry's stored time: a second process applies it and computes the
     clocks the log would give, without reading the log."""
     if not settings.is_sqlite:
