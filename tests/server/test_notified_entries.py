@@ -121,3 +121,30 @@ def test_a_watching_process_follows_a_timed_game_from_messages_with_its_clocks(s
         service = one.app.state.service  # type: ignore[attr-defined]
         replayed = clocks.replay(absence.first_clocks(service.store.game(gid)), read_log(gid, 0))
         assert replayed == followed  # and the log alone gives the same
+
+
+def test_a_worker_reads_the_entries_after_each_games_own_version(settings: Settings) -> None:
+    """``entries_after_each`` (a bot worker's catch-up of the games it holds, one query): each game's
+    entries after that game's own version, in order, with their times."""
+    with TestClient(create_app(settings)) as client:
+        ids, tokens = [], []
+        for seed in (41, 42, 43):
+            game = create(client, 2, seed=seed)
+            ids.append(game["game_id"])
+            tokens.append({s["seat"]: s["token"] for s in game["seats"]})
+        rng = random.Random(6)
+        for gid, seats, moves in zip(ids, tokens, (5, 2, 0), strict=True):
+            for _ in range(moves):
+                current = client.get(f"/api/games/{gid}").json()
+                seat = current["to_act"]
+                legal = client.get(f"/api/games/{gid}/view", headers=auth(seats[seat]),
+                                   params={"seat": seat}).json()["legal"]
+                body = {"seat": seat, "action": choose(legal, rng), "version": current["version"]}
+                r = client.post(f"/api/games/{gid}/actions", headers=auth(seats[seat]), json=body)
+                assert r.status_code == 200, r.text
+        store = client.app.state.service.store  # type: ignore[attr-defined]
+        found = store.entries_after_each({ids[0]: 2, ids[1]: 0, ids[2]: 0})
+        assert found == {ids[0]: store.entries_after(ids[0], 2), ids[1]: store.entries_after(ids[1], 0),
+                         ids[2]: []}
+        assert [e[0] for e in found[ids[0]]] == [3, 4, 5] and [e[0] for e in found[ids[1]]] == [1, 2]
+        assert all(isinstance(e[3], float) for e in found[ids[0]])

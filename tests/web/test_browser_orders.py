@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from server.waiting import wait_for  # tests/server/waiting.py (tests/ is on the path)
+
 from .conftest import screenshot
 
 
@@ -21,17 +23,6 @@ def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any
     request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if data else "GET")
     with urllib.request.urlopen(request, timeout=10) as reply:
         return json.load(reply)
-
-
-def wait_until(what: Any, message: str, within_s: float = 30.0) -> Any:
-    deadline = time.monotonic() + within_s
-    while True:
-        found = what()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {within_s} s: {message}")
-        time.sleep(0.05)
 
 
 class ApiTable:
@@ -109,12 +100,12 @@ def test_bid_up_to_from_the_waiting_panel(server_url, new_page) -> None:
     screenshot(page, "orders-bid-up-to-pending")
 
     table.act("bid 4", bidder)  # its turn comes: the order raises by the minimum
-    wait_until(lambda: table.public()["state"]["auction"]["bid"] == 5, "the order's bid")
+    wait_for(lambda: table.public()["state"]["auction"]["bid"] == 5, "the order's bid")
     assert table.public()["to_act"] == opener
     page.wait_for_selector("#decision .order-box[data-order='bid_up_to']")  # it stays for the next turn
     table.act("bid 6", opener)
     table.act("pass", bidder)  # 7 is above the limit: the order passes and the opener wins
-    wait_until(lambda: not table.public()["state"]["auction"].get("plant"), "the order's pass")
+    wait_for(lambda: not table.public()["state"]["auction"].get("plant"), "the order's pass")
     page.wait_for_function("!document.querySelector('#decision .order-box')")
     log = call(server_url, f"/api/games/{table.gid}")["state"]["log"]
     last = [line for line in log if line[0] == "act"][-1]
@@ -182,7 +173,7 @@ def test_a_build_planned_before_the_turn_is_played_when_it_comes(server_url, new
     now = table.public()
     if now["to_act"] != waiting:  # the other builder before it
         table.act("done", now["to_act"])
-    wait_until(lambda: any(e[0] == "act" and e[1] == waiting and e[2] == f"build {city}"
+    wait_for(lambda: any(e[0] == "act" and e[1] == waiting and e[2] == f"build {city}"
                            for e in table.public()["state"]["log"]), "the planned build", 60)
     assert page.script_errors == []
 
@@ -236,7 +227,7 @@ def test_every_player_sets_bureaucracy_at_once_and_the_choices_apply_in_turn_ord
     page = pages[first]
     page.wait_for_selector("#decision [data-action='power']:not(.early-form *)")
     page.click("#decision [data-action='power']")
-    wait_until(lambda: table.public()["state"]["round"] == 2, "the orders played in turn order")
+    wait_for(lambda: table.public()["state"]["round"] == 2, "the orders played in turn order")
     log = table.public()["state"]["log"]
     start = max(i for i, line in enumerate(log) if line[:2] == ["phase", 5])
     powered = [(line[1], line[2]) for line in log[start:] if line[0] == "act"]

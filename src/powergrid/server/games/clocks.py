@@ -22,7 +22,7 @@ too: the stand-ins are part of the same record, and they stop and restart clocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -194,10 +194,14 @@ class Clocks:
         control = self.control
         if not control.timed and not is_notice(entry):
             # no clock runs and nobody changes hands: only the version, time and seat to act move
-            # (the general case below gives the same, at several times the cost: every append)
-            return Clocks(control, self.humans, self.bot, self.version + 1, self.at if at is None else at,
-                          to_act, self.since, self.bank, self.vacation, self.stand_ins, self.abandoned,
-                          self.notices, self.spent)
+            # (the general case below gives the same, at several times the cost: every append), and
+            # what is shown, which leaves those out, is the same: made once, shared by every version
+            moved = Clocks(control, self.humans, self.bot, self.version + 1, self.at if at is None else at,
+                           to_act, self.since, self.bank, self.vacation, self.stand_ins, self.abandoned,
+                           self.notices, self.spent)
+            object.__setattr__(moved, "_shown", self.shown)
+            object.__setattr__(moved, "_shown_json", self.shown_json)
+            return moved
         if at is None or self.at is None:
             at = self.at if at is None else at
             elapsed = 0.0
@@ -229,18 +233,19 @@ class Clocks:
                 bank[seat] = max(0.0, bank[seat] - control.increment_s)
         elif control.kind == LIVE and seat == running:
             bank[seat] += control.increment_s  # an action by the seat to act earns the increment
-        following = replace(self, version=self.version + 1, at=at, to_act=to_act, bank=tuple(bank),
-                            stand_ins=tuple(stand_ins), abandoned=abandoned, notices=notices,
-                            spent=tuple(spent))
         since = self.since
-        next_running = following.running
+        # the seat whose clock runs next (``running`` of the clocks made here; one constructor call,
+        # not dataclasses.replace twice: this runs for every entry of a timed game)
+        next_running = (to_act if control.timed and to_act is not None and not abandoned
+                        and to_act in self.humans and stand_ins[to_act] is None else None)
         if next_running != running or notice is not None:  # a turn ended, or began again
             if running is not None and control.kind == CORRESPONDENCE and None not in (since, at):
                 assert since is not None and at is not None
                 over = max(0.0, at - since - control.turn_s)
                 vacation[running] = max(0.0, vacation[running] - over)
             since = at
-        return replace(following, since=since, vacation=tuple(vacation))
+        return Clocks(control, self.humans, self.bot, self.version + 1, at, to_act, since, tuple(bank),
+                      tuple(vacation), tuple(stand_ins), abandoned, notices, tuple(spent))
 
     def public(self) -> dict[str, Any]:
         return self.shown
@@ -268,8 +273,8 @@ class Clocks:
 
     def _show(self) -> dict[str, Any]:
         """What every seat is shown (a frame's ``clocks``): the control, each seat's time left as of
-        ``at`` and, for the running seat, its deadline; who holds each seat; the notices so far
-        ([version, seat, entry, at])."""
+        ``at`` (timed games) and, for the running seat, its deadline; who holds each seat; the
+        notices so far ([version, seat, entry, at])."""
         running = self.running
         seats = []
         for seat in range(len(self.stand_ins)):
@@ -281,7 +286,8 @@ class Clocks:
                 item["running"] = seat == running
             seats.append(item)
         deadline = self.deadline()
-        return {**self.control.to_dict(), "stand_in_bot": self.bot, "at": self.at, "running": running,
+        at = self.at if self.control.timed else None  # untimed: nothing shown moves with the time
+        return {**self.control.to_dict(), "stand_in_bot": self.bot, "at": at, "running": running,
                 "deadline": deadline, "abandoned": self.abandoned, "seats": seats,
                 "notices": [list(n) for n in self.notices]}
 

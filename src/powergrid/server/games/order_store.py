@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     delete,
     insert,
     select,
@@ -54,6 +55,10 @@ orders = Table(
 )
 
 STANDING_ORDER = "standing_order"
+
+#: the pending orders of some games (looked up after appends: built once, not per call)
+_PENDING_OF_GAMES = select(orders).where(orders.c.status == PENDING,
+                                         orders.c.game_id.in_(bindparam("b_games", expanding=True)))
 
 
 def order_job(game_id: str, version: int, order: Order) -> JobSpec:
@@ -111,13 +116,13 @@ def pending_of(engine: Engine, to_act: list[tuple[str, int]]) -> dict[tuple[str,
     """The pending orders of these (game, seat) pairs, in one query."""
     if not to_act:
         return {}
-    o = orders
     wanted = set(to_act)
-    # by game only (one cached statement whatever the number of pairs); the seats are picked here
+    # by game only (one statement, built and compiled once, whatever the number of pairs); the
+    # seats are picked here
     games = sorted({game_id for game_id, _ in wanted})
-    query = select(o).where(o.c.status == PENDING, o.c.game_id.in_(games))
     with engine.connect() as conn:
-        rows = [r for r in conn.execute(query) if (r.game_id, r.seat) in wanted]
+        rows = [r for r in conn.execute(_PENDING_OF_GAMES, {"b_games": games})
+                if (r.game_id, r.seat) in wanted]
     return {(r.game_id, r.seat): from_row(r) for r in rows}
 
 

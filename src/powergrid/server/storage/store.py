@@ -84,6 +84,12 @@ _ACTIONS_BETWEEN = _ACTIONS_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
 _ENTRIES_AFTER = _ACTIONS_AFTER.add_columns(db.actions.c.at, db.actions.c.to_act)
 _ENTRIES_BETWEEN = _ENTRIES_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
 
+_ENTRIES_AFTER_EACH_POSTGRES = """
+SELECT a.game_id, a.seq, a.seat, a.action, a.at, a.to_act
+FROM unnest(%s::text[], %s::int[]) AS w(game_id, seq)
+JOIN actions AS a ON a.game_id = w.game_id AND a.seq > w.seq
+ORDER BY a.game_id, a.seq"""
+
 #: a log entry with its time: (seq, seat, action or ``undo`` or a notice, at, to_act after it)
 Entry = tuple[int, int, str, float | None, int | None]
 
@@ -492,14 +498,21 @@ class Store:
         """``actions_after_each`` with the times (``entries_after``)."""
         if not after:
             return {}
-        a = db.actions
-        query = (select(a.c.game_id, a.c.seq, a.c.seat, a.c.action, a.c.at, a.c.to_act)
-                 .where(or_(*(and_(a.c.game_id == game_id, a.c.seq > seq) for game_id, seq in after.items())))
-                 .order_by(a.c.game_id, a.c.seq))
         found: dict[str, list[Entry]] = {game_id: [] for game_id in after}
         with self.engine.connect() as conn:
-            for r in conn.execute(query):
-                found[r.game_id].append((r.seq, r.seat, r.action, r.at, r.to_act))
+            if conn.dialect.name == "postgresql":
+                # one statement whatever the number of games (the games and versions as arrays):
+                # the general form below is a new statement, compiled anew, for each number of games
+                rows = conn.exec_driver_sql(_ENTRIES_AFTER_EACH_POSTGRES,
+                                            (list(after), list(after.values()))).all()
+            else:
+                a = db.actions
+                after_own = or_(*(and_(a.c.game_id == game_id, a.c.seq > seq)
+                                  for game_id, seq in after.items()))
+                rows = conn.execute(select(a.c.game_id, a.c.seq, a.c.seat, a.c.action, a.c.at, a.c.to_act)
+                                    .where(after_own).order_by(a.c.game_id, a.c.seq)).all()
+        for game_id, seq, seat, action, at, to_act in rows:
+            found[game_id].append((seq, seat, action, at, to_act))
         return found
 
     # ------------------------------------------------------------------ snapshots
