@@ -3,21 +3,8 @@ stand-in bot takes the seat), and the player takes the seat back; Leave hands it
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from typing import Any
-
+from .api import call
 from .conftest import screenshot
-
-
-def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if data else "GET")
-    with urllib.request.urlopen(request, timeout=10) as reply:
-        return json.load(reply)
 
 
 def test_a_live_clock_ticks_runs_out_and_the_seat_is_taken_back(server_url, new_page) -> None:

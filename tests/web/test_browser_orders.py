@@ -3,53 +3,19 @@ screen shows the summary and offers Play again, whose link reaches the other pla
 
 from __future__ import annotations
 
-import json
 import random
 import time
 import urllib.error
 import urllib.request
-from typing import Any
 
 from server.waiting import wait_for  # tests/server/waiting.py (tests/ is on the path)
 
+from .api import ApiTable, call
 from .conftest import screenshot
 
 
-def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if data else "GET")
-    with urllib.request.urlopen(request, timeout=10) as reply:
-        return json.load(reply)
-
-
-class ApiTable:
-    def __init__(self, url: str, seats: list[dict[str, Any]], seed: int = 11) -> None:
-        self.url = url
-        game = call(url, "/api/games", {"map": "germany", "players": len(seats), "seed": seed, "seats": seats,
-                                        "hints": False, "bot_pace_ms": 0})
-        self.gid = game["game_id"]
-        self.tokens = {s["seat"]: s["token"] for s in game["seats"] if s.get("token")}
-
-    def public(self) -> Any:
-        return call(self.url, f"/api/games/{self.gid}")
-
-    def act(self, action: str, seat: int | None = None) -> Any:
-        now = self.public()
-        seat = now["to_act"] if seat is None else seat
-        return call(self.url, f"/api/games/{self.gid}/actions",
-                    {"seat": seat, "action": action, "version": now["version"]}, self.tokens[seat])
-
-    def legal(self, seat: int) -> list[str]:
-        return call(self.url, f"/api/games/{self.gid}/view?seat={seat}", token=self.tokens[seat])["legal"]  # type: ignore[no-any-return]
-
-    def open_page(self, new_page, seat: int, width: int = 1366, height: int = 768):  # type: ignore[no-untyped-def]
-        page = new_page(width, height)
-        page.goto(f"{self.url}/game/{self.gid}#seat={seat}&token={self.tokens[seat]}")
-        page.wait_for_selector(".connection.live")
-        return page
+class PlayedTable(ApiTable):
+    """A game the people play to its end through the API."""
 
     def play_to_the_end(self) -> None:
         """The people build where they can and bid little (the bot makes the game end)."""
@@ -86,7 +52,7 @@ class ApiTable:
 
 
 def test_bid_up_to_from_the_waiting_panel(server_url, new_page) -> None:
-    table = ApiTable(server_url, [{"kind": "human"}] * 3)
+    table = PlayedTable(server_url, [{"kind": "human"}] * 3)
     opener = table.public()["to_act"]
     table.act("open 3 3")
     bidder = table.public()["to_act"]
@@ -115,7 +81,8 @@ def test_bid_up_to_from_the_waiting_panel(server_url, new_page) -> None:
 
 
 def test_the_end_screen_shows_the_summary_and_plays_again(server_url, new_page) -> None:
-    table = ApiTable(server_url, [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "human"}])
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "human"}]
+    table = PlayedTable(server_url, seats)
     table.play_to_the_end()
     summary = call(server_url, f"/api/games/{table.gid}/summary")
     page = table.open_page(new_page, 0)
@@ -150,7 +117,7 @@ def test_the_end_screen_shows_the_summary_and_plays_again(server_url, new_page) 
 
 
 def test_a_build_planned_before_the_turn_is_played_when_it_comes(server_url, new_page) -> None:
-    table = ApiTable(server_url, [{"kind": "human"}] * 3)
+    table = PlayedTable(server_url, [{"kind": "human"}] * 3)
     for _ in range(200):  # everyone buys the cheapest plant, then nothing, up to round 1's build phase
         now = table.public()
         if now["state"]["phase"] == 4:
@@ -202,7 +169,7 @@ def to_bureaucracy(table: ApiTable) -> None:
 
 def test_every_player_sets_bureaucracy_at_once_and_the_choices_apply_in_turn_order(server_url,
                                                                                    new_page) -> None:
-    table = ApiTable(server_url, [{"kind": "human"}] * 3, seed=5)
+    table = PlayedTable(server_url, [{"kind": "human"}] * 3, seed=5)
     to_bureaucracy(table)
     now = table.public()
     order = now["state"]["order"]

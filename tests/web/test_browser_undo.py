@@ -13,53 +13,12 @@ from typing import Any
 
 import pytest
 
+from .api import ApiTable, call
 from .conftest import screenshot, serving
 
 #: the undo window of the server the bot test plays on: long enough to click Undo on a loaded
 #: machine, short enough to wait out
 WINDOW_MS = 10_000
-
-
-def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if data else "GET")
-    with urllib.request.urlopen(request, timeout=10) as reply:
-        return json.load(reply)
-
-
-class ApiTable:
-    """A 3-player game of people, driven through the API except for the seat the page plays."""
-
-    def __init__(self, url: str, seed: int = 11) -> None:
-        self.url = url
-        game = call(url, "/api/games", {"map": "germany", "players": 3, "seed": seed,
-                                        "seats": [{"kind": "human"}] * 3, "hints": False})
-        self.gid = game["game_id"]
-        self.tokens = {s["seat"]: s["token"] for s in game["seats"]}
-
-    def public(self) -> Any:
-        return call(self.url, f"/api/games/{self.gid}")
-
-    def act(self, action: str) -> Any:
-        now = self.public()
-        seat = now["to_act"]
-        return call(self.url, f"/api/games/{self.gid}/actions",
-                    {"seat": seat, "action": action, "version": now["version"]}, self.tokens[seat])
-
-    def calm_step(self) -> None:
-        seat = self.public()["to_act"]
-        legal = call(self.url, f"/api/games/{self.gid}/view?seat={seat}", token=self.tokens[seat])["legal"]
-        calm = [a for a in legal if a in ("pass", "done")]
-        self.act(calm[0] if calm else legal[0])
-
-    def open_page(self, new_page, seat: int):  # type: ignore[no-untyped-def]
-        page = new_page()
-        page.goto(f"{self.url}/game/{self.gid}#seat={seat}&token={self.tokens[seat]}")
-        page.wait_for_selector(".connection.live")
-        return page
 
 
 def wait_version(page, version: int) -> None:  # type: ignore[no-untyped-def]
