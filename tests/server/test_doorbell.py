@@ -16,8 +16,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
+from powergrid.server import Settings
 from powergrid.server.fanout.doorbell import JOBS, NOTICES, Bells
 
 from .conftest import auth, needs_postgres
@@ -158,3 +160,36 @@ def test_a_bell_that_cannot_be_bound_still_waits(tmp_path: Path) -> None:
         bell.ring()  # nobody to ring: no error
     finally:
         bell.close()
+
+
+def test_only_a_job_due_soon_wakes_the_workers(settings: Settings, tmp_path: Path) -> None:
+    """Every action of a timed game queues its next person's deadline, minutes ahead: that rings no
+    worker's bell (an idle worker looks every poll and sleeps until the next job is due); a job due
+    now does. (PostgreSQL's NOTIFY follows the same rule in the append statement; other tests' jobs
+    share its channel, so it is not checked here.)"""
+    from powergrid.server import create_app
+    from powergrid.server.storage.jobs import QUICK, JobSpec
+    from powergrid.server.storage.store import Move, Store
+
+    from .conftest import create
+
+    with TestClient(create_app(settings)) as client:
+        gid = create(client, 2, seed=3)["game_id"]
+        engine = client.app.state.service.store.engine  # type: ignore[attr-defined]
+        ringing = Bells(tmp_path)
+        store = Store(engine, bells=ringing, wake_within_s=0.25)
+        worker_bell = Bells(tmp_path).bell(JOBS)
+        try:
+            def append(seq: int, due_in: float) -> None:
+                job = JobSpec(kind="deadline", lane=QUICK, key=f"{gid}:{seq}", payload={"seat": 0},
+                              game_id=gid, version=seq, not_before=time.time() + due_in)
+                move = Move(gid, seq, 0, "pass", "playing", 1, 1, next_job=job)
+                assert store.append_moves([move]) == [True]
+
+            append(1, 600.0)
+            assert not worker_bell.wait(0.2)
+            append(2, 0.0)
+            assert worker_bell.wait(5)
+        finally:
+            worker_bell.close()
+            ringing.close()

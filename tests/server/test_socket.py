@@ -230,7 +230,7 @@ async def announce(service: Any, live: Any, seat: int, busy: bool) -> tuple[int,
         await live.lock.acquire()
     assert service.store.append(live.game_id, 1, seat, "open 3 3", status="playing", round_=1,
                                 to_act=1 - seat)
-    service.on_notify(live.game_id, 1, (seat, "open 3 3"))
+    service.on_notify(live.game_id, 1, (seat, "open 3 3", None))
     at_once = live.version
     if busy:
         live.lock.release()

@@ -60,14 +60,15 @@ def make_store_and_hub(settings: Settings, engine: Any) -> tuple[Store, Hub]:
     (sent by the append transaction), else SQLite's notices table (written by it, read when the
     appending process rings this one's bell, see doorbell.py)."""
     bells = Bells.for_database(settings.database_url)
+    wake = settings.poll_ms / 1000
     if settings.redis_url:
-        store = Store(engine, bells=bells)
+        store = Store(engine, bells=bells, wake_within_s=wake)
         return store, RedisHub(settings.redis_url, CHANNEL)
     if settings.is_postgres:
         conninfo = make_url(settings.database_url).set(drivername="postgresql")
-        return (Store(engine, CHANNEL, bells=bells),
+        return (Store(engine, CHANNEL, bells=bells, wake_within_s=wake),
                 PostgresHub(conninfo.render_as_string(hide_password=False), CHANNEL))
-    store = Store(engine, notices=True, bells=bells)
+    store = Store(engine, notices=True, bells=bells, wake_within_s=wake)
     return store, NoticeHub(store, settings.poll_ms / 1000)
 
 

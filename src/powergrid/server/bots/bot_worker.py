@@ -102,7 +102,7 @@ class BotWorker:
         channel = CHANNEL if settings.is_postgres and not settings.redis_url else None
         self.bells = Bells.for_database(settings.database_url)
         self.store = Store(self.engine, channel, notices=settings.is_sqlite and not settings.redis_url,
-                           bells=self.bells)
+                           bells=self.bells, wake_within_s=settings.poll_ms / 1000)
         #: rung when a job is queued on this machine (doorbell.py)
         self.bell = self.bells.bell(JOBS)
         #: told when a job is queued anywhere (PostgreSQL; job_notices.py)

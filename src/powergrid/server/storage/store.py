@@ -64,7 +64,8 @@ WITH v AS (
   UPDATE jobs SET status = %(done)s, finished_at = %(at)s, lease_until = NULL, result = NULL
   WHERE id IN (SELECT done_job FROM kept WHERE done_job IS NOT NULL) RETURNING 1
 ), bell AS (
-  SELECT pg_notify(%(jobs_channel)s, '') FROM (SELECT 1 FROM kept WHERE kind IS NOT NULL LIMIT 1) AS any_job
+  SELECT pg_notify(%(jobs_channel)s, '') FROM (
+    SELECT 1 FROM kept WHERE kind IS NOT NULL AND not_before <= %(wake_by)s LIMIT 1) AS any_job
 ){told}
 SELECT game_id, seq, (SELECT count(*) FROM bell){count_told} FROM written
 """
@@ -158,8 +159,13 @@ class Snapshot:
 
 class Store:
     def __init__(self, engine: Engine, notify_channel: str | None = None, notices: bool = False,
-                 bells: Bells | None = None) -> None:
+                 bells: Bells | None = None, wake_within_s: float = 0.25) -> None:
         self.engine = engine
+        #: a job queued by an append wakes the bot workers only if it is due within this long (the
+        #: workers' poll, ``POWERGRID_POLL_MS``): an idle worker looks at least that often and then
+        #: sleeps until the next job is due, so a later one (a person's deadline, queued by every
+        #: action in a timed game) needs no bell, and ringing for it woke every worker for nothing
+        self.wake_within_s = wake_within_s
         #: rung after a commit that queued a job (bot workers) or wrote a notice (SQLite web processes)
         self.bells = bells
         #: with PostgreSQL, each append sends NOTIFY on this channel inside its own transaction
@@ -349,10 +355,14 @@ class Store:
                 self._notify(conn, message(game_id, seq, (seat, action, at)))
         except IntegrityError:
             return False
-        if next_job is not None:
+        if next_job is not None and self._soon(next_job):
             self.ring(JOBS)
         self.ring(NOTICES)
         return True
+
+    def _soon(self, job: JobSpec) -> bool:
+        """Whether a queued job should wake the bot workers now (``wake_within_s``)."""
+        return job.not_before <= time.time() + self.wake_within_s
 
     def append_moves(self, moves: list[Move]) -> list[bool]:
         """Commit several log entries of different games in one transaction (a bot worker's batch
@@ -442,7 +452,8 @@ class Store:
         written = {(r[0], r[1]) for r in conn.exec_driver_sql(
             _APPEND_POSTGRES[self.notify_channel is not None],
             {**columns, "now": now, "at": at, "channel": self.notify_channel,
-             "jobs_channel": jobs.JOBS_CHANNEL, "queued": jobs.QUEUED, "done": jobs.DONE})}
+             "jobs_channel": jobs.JOBS_CHANNEL, "queued": jobs.QUEUED, "done": jobs.DONE,
+             "wake_by": at + self.wake_within_s})}
         return [(m.game_id, m.seq) in written for m in moves]
 
     def checkpoint(self) -> tuple[int, int, int]:
@@ -456,7 +467,8 @@ class Store:
 
     def _rang(self, moves: list[Move], made: list[bool]) -> None:
         """Wake the bot workers if a written entry queued a job, and the listeners if any was written."""
-        if any(ok and m.next_job is not None for ok, m in zip(made, moves, strict=True)):
+        queued = (m.next_job for ok, m in zip(made, moves, strict=True) if ok and m.next_job is not None)
+        if any(self._soon(job) for job in queued):
             self.ring(JOBS)
         if any(made):
             self.ring(NOTICES)
