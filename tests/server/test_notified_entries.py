@@ -40,6 +40,35 @@ def next_state(ws: Any, version: int) -> dict[str, Any]:
             return found
 
 
+def act_and_hear(client: TestClient, gid: str, tokens: dict[int, str], current: dict[str, Any],
+                 rng: random.Random, ws: Any) -> dict[str, Any]:
+    """The seat to act plays a random legal action through ``client``; the state ``ws`` then hears."""
+    seat = current["to_act"]
+    legal = client.get(f"/api/games/{gid}/view", headers=auth(tokens[seat]),
+                       params={"seat": seat}).json()["legal"]
+    r = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
+                    json={"seat": seat, "action": choose(legal, rng), "version": current["version"]})
+    assert r.status_code == 200, r.text
+    heard = next_state(ws, r.json()["version"])
+    assert heard["version"] == r.json()["version"]
+    return heard
+
+
+def count_log_reads(client: TestClient) -> tuple[list[int], Any]:
+    """From now on, the versions after which the app reads a game's log (as its cache reads it, with
+    the entries' times), and the store's own reading."""
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    reads: list[int] = []
+    read_log = store.entries_after
+
+    def counted(game_id: str, seq: int, upto: int | None = None) -> Any:
+        reads.append(seq)
+        return read_log(game_id, seq, upto)
+
+    store.entries_after = counted
+    return reads, read_log
+
+
 def test_a_watching_process_applies_announced_actions_without_reading_the_log(settings: Settings) -> None:
     if not settings.is_sqlite:
         pytest.skip("two apps in one test process share the fan-out through SQLite's notices table")
@@ -48,28 +77,13 @@ def test_a_watching_process_applies_announced_actions_without_reading_the_log(se
         game = create(one, 2, seed=21)
         gid = game["game_id"]
         tokens = {s["seat"]: s["token"] for s in game["seats"]}
-        store = two.app.state.service.store  # type: ignore[attr-defined]
-        reads: list[int] = []
-        read_log = store.entries_after  # the log as the cache reads it (with the entries' times)
         with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
             ws.send_json({"type": "auth", "token": tokens[0]})
             current = next_state(ws, 0)
-
-            def counted(game_id: str, seq: int, upto: int | None = None) -> Any:
-                reads.append(seq)
-                return read_log(game_id, seq, upto)
-
-            store.entries_after = counted
+            reads, read_log = count_log_reads(two)
             rng = random.Random(4)
             for _ in range(12):
-                seat = current["to_act"]
-                legal = one.get(f"/api/games/{gid}/view", headers=auth(tokens[seat]),
-                                params={"seat": seat}).json()["legal"]
-                r = one.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
-                             json={"seat": seat, "action": choose(legal, rng), "version": current["version"]})
-                assert r.status_code == 200, r.text
-                current = next_state(ws, r.json()["version"])
-                assert current["version"] == r.json()["version"]
+                current = act_and_hear(one, gid, tokens, current, rng, ws)
             assert reads == []  # every action came with its message
             mover = one.get(f"/api/games/{gid}").json()["last"]["seat"]
             r = one.post(f"/api/games/{gid}/undo", headers=auth(tokens[mover]),
@@ -92,28 +106,14 @@ def test_a_watching_process_follows_a_timed_game_from_messages_with_its_clocks(s
         game = create(one, 2, seed=23, time_control={"kind": "live", "bank_s": 600, "increment_s": 10})
         gid = game["game_id"]
         tokens = {s["seat"]: s["token"] for s in game["seats"]}
-        store = two.app.state.service.store  # type: ignore[attr-defined]
-        reads: list[int] = []
-        read_log = store.entries_after
         with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
             ws.send_json({"type": "auth", "token": tokens[0]})
             current = next_state(ws, 0)
-
-            def counted(game_id: str, seq: int, upto: int | None = None) -> Any:
-                reads.append(seq)
-                return read_log(game_id, seq, upto)
-
-            store.entries_after = counted
+            reads, read_log = count_log_reads(two)
             rng = random.Random(5)
             for think in (3.25, 0.1 + 0.2, 17.0, 1e-3, 8.5, 2.0, 41.125, 0.75):
-                seat = current["to_act"]
-                legal = one.get(f"/api/games/{gid}/view", headers=auth(tokens[seat]),
-                                params={"seat": seat}).json()["legal"]
                 clock.advance(think)
-                r = one.post(f"/api/games/{gid}/actions", headers=auth(tokens[seat]),
-                             json={"seat": seat, "action": choose(legal, rng), "version": current["version"]})
-                assert r.status_code == 200, r.text
-                current = next_state(ws, r.json()["version"])
+                current = act_and_hear(one, gid, tokens, current, rng, ws)
             assert reads == []  # every entry, with its time, came in its message
             followed = two.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
             assert followed == one.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
