@@ -275,21 +275,26 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, boost: float, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, exact: bool | None, phase_boost: Any, spec: str, seed: int) -> Bot:
     if spec == "learned":
         policy = MLPPolicy.load(path)
+        if phase_boost is not None:
+            policy.phase_boost = np.asarray(phase_boost, np.float32)
         if boost and policy.prior_weight is not None:
             policy.prior_weight += boost
+        if exact is not None:
+            policy.exact_bids = exact
         return LearnedBot(seed, policy)
     return make_bot(spec, seed)
 
 
 def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost: float = 0.0,
-             purpose: str = "evaluation") -> dict[str, Any]:
+             purpose: str = "evaluation", exact: bool | None = None, phase_boost: Any = None,
+             ) -> dict[str, Any]:
     bots = ["learned"] + ["heuristic"] * (players - 1)
     config = pg.GameConfig(map=MAP, players=players)
     result = run_tournament(config, bots, games, derive_seed(seed, purpose), workers=workers,
-                            bot_factory=partial(learned_factory, path, boost))
+                            bot_factory=partial(learned_factory, path, boost, exact, phase_boost))
     played = [r for r in result.results if r.error is None]
     wins = sum(1.0 / len(r.winners) for r in played
                for s in r.seats if s.spec == "learned" and s.seat in r.winners)
@@ -353,12 +358,16 @@ def main() -> None:
     parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
+    parser.add_argument("--exact-bids-override", choices=("on", "off"),
+                        help="with --evaluate: force the exact-bid rule on or off")
     args = parser.parse_args()
 
     if args.evaluate is not None:
+        exact = {"on": True, "off": False}.get(args.exact_bids_override or "")
         result = evaluate(str(args.evaluate), args.players, args.eval_games, args.seed, args.workers,
-                          args.prior_boost, "validation" if args.validation else "evaluation")
+                          args.prior_boost, "validation" if args.validation else "evaluation", exact)
         result["prior_boost"] = args.prior_boost
+        result["exact_bids"] = MLPPolicy.load(args.evaluate).exact_bids if exact is None else exact
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
