@@ -49,7 +49,7 @@ import numpy as np
 import powergrid as pg
 from powergrid.bots import Bot, make_bot
 from powergrid.rl.codec import ActionCodec
-from powergrid.rl.learned import BIDS, LearnedBot, MLPPolicy, action_index, prior_index
+from powergrid.rl.learned import BIDS, PHASE_GROUPS, LearnedBot, MLPPolicy, action_index, prior_index
 from powergrid.rl.observation import ObservationEncoder
 from powergrid.sim import run_tournament
 from powergrid.sim.seeds import derive_seed
@@ -275,7 +275,8 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, boost: float, exact: bool | None, phase_boost: Any, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, exact: bool | None, phase_boost: Any, spec: str,
+                    seed: int) -> Bot:
     if spec == "learned":
         policy = MLPPolicy.load(path)
         if phase_boost is not None:
@@ -306,25 +307,51 @@ def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost
             "powered": float(np.mean(powered)), "opponents_powered": float(np.mean(others))}
 
 
-def calibrate(path: Path, args: argparse.Namespace, log: Log) -> float:
-    """Step 5: the prior's weight. For each boost in ``--boosts``, the student plays
-    ``--validation-games`` against heuristic bots (validation seeds, not the evaluation's); the
-    boost that wins most is added to the saved weight (a larger weight leaves the heuristic's
-    choice only where the network is surer)."""
-    if not args.validation_games:
-        return 0.0
-    rates = {}
-    for boost in (float(b) for b in args.boosts.split(",")):
-        r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
-                     "validation")
-        rates[boost] = r["win_rate"]
-        log("calibration", int(boost * 10), prior_boost=boost, validation_win_rate=r["win_rate"])
-    best = max(rates, key=lambda b: (rates[b], -abs(b)))
+def calibrate(path: Path, args: argparse.Namespace, log: Log) -> dict[str, Any]:
+    """Step 4: the prior's weight, by decision group. The student plays ``--validation-games``
+    against heuristic bots on validation seeds (not the evaluation's) with each setting tried:
+    first each of ``--boosts`` added to the prior's weight everywhere, then, group by group
+    (``--calibrate-groups`` of ``PHASE_GROUPS``: the auction, resources, building, powering),
+    each of ``--group-boosts``
+    added to that group's weight on top; a setting is kept where it wins more validation games
+    than the best so far. The weights are rewritten with the best setting (and the exact-bid rule
+    on, ``--exact-bids``)."""
     policy = MLPPolicy.load(path)
-    if policy.prior_weight is not None and best:
-        policy.prior_weight += best
+    policy.exact_bids = args.exact_bids == "on"
+    if not args.validation_games or policy.prior_weight is None:
         policy.save(path)
-    return best
+        return {"prior_boost": 0.0, "phase_boost": [0.0] * len(PHASE_GROUPS)}
+    tried: dict[tuple[float, ...], float] = {}
+    step = 0
+
+    def score(boost: float, groups: tuple[float, ...]) -> float:
+        nonlocal step
+        key = (boost, *groups)
+        if key not in tried:
+            r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
+                         "validation", policy.exact_bids, list(groups))
+            tried[key] = r["win_rate"]
+            log("calibration", step, prior_boost=boost,
+                **{f"boost_{name}": g for name, g in zip(PHASE_GROUPS, groups, strict=True)},
+                validation_win_rate=r["win_rate"])
+            step += 1
+        return tried[key]
+
+    zero = (0.0,) * len(PHASE_GROUPS)
+    boosts = [float(b) for b in args.boosts.split(",")]
+    best_boost = max(boosts, key=lambda b: (score(b, zero), -abs(b)))
+    best_groups, best = zero, score(best_boost, zero)
+    searched = [PHASE_GROUPS.index(name) for name in args.calibrate_groups.split(",") if name]
+    for g in searched if args.group_boosts else ():
+        for extra in (float(b) for b in args.group_boosts.split(",")):
+            groups = tuple(extra if i == g else v for i, v in enumerate(best_groups))
+            rate = score(best_boost, groups)
+            if rate > best:
+                best, best_groups = rate, groups
+    policy.prior_weight += best_boost
+    policy.phase_boost = np.array(best_groups, np.float32)
+    policy.save(path)
+    return {"prior_boost": best_boost, "phase_boost": list(best_groups), "validation_win_rate": best}
 
 
 # ----------------------------------------------------------------------------- main
@@ -352,9 +379,15 @@ def main() -> None:
     parser.add_argument("--prior-boost", type=float, default=0.0,
                         help="with --evaluate: add this to the prior's weight (fewer departures "
                         "from the heuristic)")
-    parser.add_argument("--boosts", default="0,2,5", help="prior-weight boosts tried on validation games")
-    parser.add_argument("--validation-games", type=int, default=100,
-                        help="games per boost (0: no calibration)")
+    parser.add_argument("--boosts", default="0,2,5,8", help="prior-weight boosts tried on validation games")
+    parser.add_argument("--group-boosts", default="-4,-2,3",
+                        help="then, per decision group, these added to that group's prior weight ('': none)")
+    parser.add_argument("--calibrate-groups", default="auction",
+                        help="the decision groups whose boosts are searched, of " + ",".join(PHASE_GROUPS))
+    parser.add_argument("--validation-games", type=int, default=600,
+                        help="games per setting tried (0: no calibration)")
+    parser.add_argument("--exact-bids", choices=("on", "off"), default="on",
+                        help="where the policy picks the heuristic's index, bid the heuristic's exact amount")
     parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
@@ -372,7 +405,7 @@ def main() -> None:
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
     if args.calibrate is not None:
-        print(json.dumps({"prior_boost": calibrate(args.calibrate, args, log)}))
+        print(json.dumps(calibrate(args.calibrate, args, log)))
         return
     started = time.time()
     data, _ = collect(args.players, args.seed, range(args.games), args.teacher, None, args.workers)
@@ -392,13 +425,13 @@ def main() -> None:
         data = tuple(np.concatenate([a, b]) for a, b in zip(data, new, strict=True))  # type: ignore[assignment]
         fit(trainer, data, args.dagger_epochs, args.batch, log, f"dagger{round_}")
         trainer.policy(args.players, cities).save(args.out)
-    boost = calibrate(args.out, args, log)
+    calibration = calibrate(args.out, args, log)
     train_seconds = time.time() - started
     result: dict[str, Any] = {}
     if args.eval_games:
         result = evaluate(str(args.out), args.players, args.eval_games, args.seed, args.workers)
     result.update({"seed": args.seed, "teacher": args.teacher, "train_seconds": train_seconds,
-                   "prior_boost": boost,
+                   **calibration,
                    "samples": int(len(data[2])), "weights": str(args.out),
                    "args": {k: str(v) for k, v in vars(args).items()}})
     if args.eval_games:
