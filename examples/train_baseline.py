@@ -20,10 +20,13 @@ Steps (every count and seed is an argument; the defaults are the shipped policy'
    against heuristic bots; at each of its decisions the teacher says what it would play there
    (the student's own choice is played); the new samples join the data and the network trains on.
    The student's wins in these games are a learning curve against the heuristic.
-4. **Calibration.** The prior's weight: each of ``--boosts`` is added to it in turn and the
-   student plays ``--validation-games`` against heuristic bots on validation seeds; the best
-   boost is kept in the saved weights (more weight: the student leaves the heuristic's choice
-   only where it is surer of the teacher's).
+4. **Calibration.** The prior's weight, by decision group: the student plays
+   ``--validation-games`` against heuristic bots on validation seeds with each of ``--boosts``
+   added to the prior's weight everywhere, then with each of ``--group-boosts`` added on top in
+   the auction alone (``--calibrate-groups``); the best setting is kept in the saved weights (more
+   weight: the student leaves the heuristic's choice only where it is surer of the teacher's).
+   The saved policy also bids the heuristic's exact amount where it picks the heuristic's
+   (rounded-down) index (``--exact-bids``).
 5. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
    greedy, against heuristic bots, ``--eval-games`` games, with the 95% Wilson interval.
 
@@ -379,7 +382,7 @@ def main() -> None:
     parser.add_argument("--prior-boost", type=float, default=0.0,
                         help="with --evaluate: add this to the prior's weight (fewer departures "
                         "from the heuristic)")
-    parser.add_argument("--boosts", default="0,2,5,8", help="prior-weight boosts tried on validation games")
+    parser.add_argument("--boosts", default="0,2,5", help="prior-weight boosts tried on validation games")
     parser.add_argument("--group-boosts", default="-4,-2,3",
                         help="then, per decision group, these added to that group's prior weight ('': none)")
     parser.add_argument("--calibrate-groups", default="auction",
