@@ -9,7 +9,11 @@ bot plays the most likely legal one.
 With a *prior* (``prior_weight`` set), the input is the observation followed by a one-hot of
 the action the heuristic bot would play in the same view, and that action's logit gets
 ``prior_weight`` more: the network starts from the heuristic's choice and learns where to
-play otherwise (the shipped policies learned that from the search bot).
+play otherwise (the shipped policies learned that from the search bot). ``phase_boost`` adds
+to that weight by decision group (``PHASE_GROUPS``: the shipped 4-player policy leaves the
+heuristic more readily in the auction than elsewhere), and with ``exact_bids`` the bot bids
+the heuristic's exact amount where the policy picks the heuristic's index (an amount between
+the compact steps has the step below as its index).
 """
 
 from __future__ import annotations
