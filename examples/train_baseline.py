@@ -344,10 +344,12 @@ def calibrate(path: Path, args: argparse.Namespace, log: Log) -> dict[str, Any]:
     boosts = [float(b) for b in args.boosts.split(",")]
     best_boost = max(boosts, key=lambda b: (score(b, zero), -abs(b)))
     best_groups, best = zero, score(best_boost, zero)
-    searched = [PHASE_GROUPS.index(name) for name in args.calibrate_groups.split(",") if name]
-    for g in searched if args.group_boosts else ():
+    # each item: groups that move together ("resources+build+bureaucracy")
+    searched = [{PHASE_GROUPS.index(name) for name in item.split("+")}
+                for item in args.calibrate_groups.split(",") if item]
+    for together in searched if args.group_boosts else ():
         for extra in (float(b) for b in args.group_boosts.split(",")):
-            groups = tuple(extra if i == g else v for i, v in enumerate(best_groups))
+            groups = tuple(extra if i in together else v for i, v in enumerate(best_groups))
             rate = score(best_boost, groups)
             if rate > best:
                 best, best_groups = rate, groups
@@ -383,10 +385,11 @@ def main() -> None:
                         help="with --evaluate: add this to the prior's weight (fewer departures "
                         "from the heuristic)")
     parser.add_argument("--boosts", default="0,2,5", help="prior-weight boosts tried on validation games")
-    parser.add_argument("--group-boosts", default="-4,-2,3",
+    parser.add_argument("--group-boosts", default="-3,-1,1,3",
                         help="then, per decision group, these added to that group's prior weight ('': none)")
-    parser.add_argument("--calibrate-groups", default="auction",
-                        help="the decision groups whose boosts are searched, of " + ",".join(PHASE_GROUPS))
+    parser.add_argument("--calibrate-groups", default="auction,resources+build+bureaucracy",
+                        help="the decision groups whose boosts are searched in turn (a+b: together), of "
+                        + ",".join(PHASE_GROUPS))
     parser.add_argument("--validation-games", type=int, default=600,
                         help="games per setting tried (0: no calibration)")
     parser.add_argument("--exact-bids", choices=("on", "off"), default="on",
