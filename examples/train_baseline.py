@@ -23,8 +23,9 @@ Steps (every count and seed is an argument; the defaults are the shipped policy'
 4. **Calibration.** The prior's weight, by decision group: the student plays
    ``--validation-games`` against heuristic bots on validation seeds with each of ``--boosts``
    added to the prior's weight everywhere, then with each of ``--group-boosts`` added on top in
-   the auction alone (``--calibrate-groups``); the best setting is kept in the saved weights (more
-   weight: the student leaves the heuristic's choice only where it is surer of the teacher's).
+   the auction, then in the other decisions together (``--calibrate-groups``); the best setting
+   is kept in the saved weights (more weight: the student leaves the heuristic's choice only where
+   it is surer of the teacher's).
    The saved policy also bids the heuristic's exact amount where it picks the heuristic's
    (rounded-down) index (``--exact-bids``).
 5. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
