@@ -20,10 +20,14 @@ Steps (every count and seed is an argument; the defaults are the shipped policy'
    against heuristic bots; at each of its decisions the teacher says what it would play there
    (the student's own choice is played); the new samples join the data and the network trains on.
    The student's wins in these games are a learning curve against the heuristic.
-4. **Calibration.** The prior's weight: each of ``--boosts`` is added to it in turn and the
-   student plays ``--validation-games`` against heuristic bots on validation seeds; the best
-   boost is kept in the saved weights (more weight: the student leaves the heuristic's choice
-   only where it is surer of the teacher's).
+4. **Calibration.** The prior's weight, by decision group: the student plays
+   ``--validation-games`` against heuristic bots on validation seeds with each of ``--boosts``
+   added to the prior's weight everywhere, then with each of ``--group-boosts`` added on top in
+   the auction, then in the other decisions together (``--calibrate-groups``); the best setting
+   is kept in the saved weights (more weight: the student leaves the heuristic's choice only where
+   it is surer of the teacher's).
+   The saved policy also bids the heuristic's exact amount where it picks the heuristic's
+   (rounded-down) index (``--exact-bids``).
 5. **Evaluation.** A seat-rotated tournament (``powergrid.sim.run_tournament``) of the student,
    greedy, against heuristic bots, ``--eval-games`` games, with the 95% Wilson interval.
 
@@ -49,7 +53,7 @@ import numpy as np
 import powergrid as pg
 from powergrid.bots import Bot, make_bot
 from powergrid.rl.codec import ActionCodec
-from powergrid.rl.learned import BIDS, LearnedBot, MLPPolicy, action_index, prior_index
+from powergrid.rl.learned import BIDS, PHASE_GROUPS, LearnedBot, MLPPolicy, action_index, prior_index
 from powergrid.rl.observation import ObservationEncoder
 from powergrid.sim import run_tournament
 from powergrid.sim.seeds import derive_seed
@@ -275,21 +279,27 @@ def fit(trainer: Trainer, data: Data, epochs: int, batch: int, log: Log, phase: 
 
 
 # ----------------------------------------------------------------------------- evaluation
-def learned_factory(path: str, boost: float, spec: str, seed: int) -> Bot:
+def learned_factory(path: str, boost: float, exact: bool | None, phase_boost: Any, spec: str,
+                    seed: int) -> Bot:
     if spec == "learned":
         policy = MLPPolicy.load(path)
+        if phase_boost is not None:
+            policy.phase_boost = np.asarray(phase_boost, np.float32)
         if boost and policy.prior_weight is not None:
             policy.prior_weight += boost
+        if exact is not None:
+            policy.exact_bids = exact
         return LearnedBot(seed, policy)
     return make_bot(spec, seed)
 
 
 def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost: float = 0.0,
-             purpose: str = "evaluation") -> dict[str, Any]:
+             purpose: str = "evaluation", exact: bool | None = None, phase_boost: Any = None,
+             ) -> dict[str, Any]:
     bots = ["learned"] + ["heuristic"] * (players - 1)
     config = pg.GameConfig(map=MAP, players=players)
     result = run_tournament(config, bots, games, derive_seed(seed, purpose), workers=workers,
-                            bot_factory=partial(learned_factory, path, boost))
+                            bot_factory=partial(learned_factory, path, boost, exact, phase_boost))
     played = [r for r in result.results if r.error is None]
     wins = sum(1.0 / len(r.winners) for r in played
                for s in r.seats if s.spec == "learned" and s.seat in r.winners)
@@ -301,25 +311,53 @@ def evaluate(path: str, players: int, games: int, seed: int, workers: int, boost
             "powered": float(np.mean(powered)), "opponents_powered": float(np.mean(others))}
 
 
-def calibrate(path: Path, args: argparse.Namespace, log: Log) -> float:
-    """Step 5: the prior's weight. For each boost in ``--boosts``, the student plays
-    ``--validation-games`` against heuristic bots (validation seeds, not the evaluation's); the
-    boost that wins most is added to the saved weight (a larger weight leaves the heuristic's
-    choice only where the network is surer)."""
-    if not args.validation_games:
-        return 0.0
-    rates = {}
-    for boost in (float(b) for b in args.boosts.split(",")):
-        r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
-                     "validation")
-        rates[boost] = r["win_rate"]
-        log("calibration", int(boost * 10), prior_boost=boost, validation_win_rate=r["win_rate"])
-    best = max(rates, key=lambda b: (rates[b], -abs(b)))
+def calibrate(path: Path, args: argparse.Namespace, log: Log) -> dict[str, Any]:
+    """Step 4: the prior's weight, by decision group. The student plays ``--validation-games``
+    against heuristic bots on validation seeds (not the evaluation's) with each setting tried:
+    first each of ``--boosts`` added to the prior's weight everywhere, then, group by group
+    (``--calibrate-groups`` of ``PHASE_GROUPS``: the auction, resources, building, powering),
+    each of ``--group-boosts``
+    added to that group's weight on top; a setting is kept where it wins more validation games
+    than the best so far. The weights are rewritten with the best setting (and the exact-bid rule
+    on, ``--exact-bids``)."""
     policy = MLPPolicy.load(path)
-    if policy.prior_weight is not None and best:
-        policy.prior_weight += best
+    policy.exact_bids = args.exact_bids == "on"
+    if not args.validation_games or policy.prior_weight is None:
         policy.save(path)
-    return best
+        return {"prior_boost": 0.0, "phase_boost": [0.0] * len(PHASE_GROUPS)}
+    tried: dict[tuple[float, ...], float] = {}
+    step = 0
+
+    def score(boost: float, groups: tuple[float, ...]) -> float:
+        nonlocal step
+        key = (boost, *groups)
+        if key not in tried:
+            r = evaluate(str(path), args.players, args.validation_games, args.seed, args.workers, boost,
+                         "validation", policy.exact_bids, list(groups))
+            tried[key] = r["win_rate"]
+            log("calibration", step, prior_boost=boost,
+                **{f"boost_{name}": g for name, g in zip(PHASE_GROUPS, groups, strict=True)},
+                validation_win_rate=r["win_rate"])
+            step += 1
+        return tried[key]
+
+    zero = (0.0,) * len(PHASE_GROUPS)
+    boosts = [float(b) for b in args.boosts.split(",")]
+    best_boost = max(boosts, key=lambda b: (score(b, zero), -abs(b)))
+    best_groups, best = zero, score(best_boost, zero)
+    # each item: groups that move together ("resources+build+bureaucracy")
+    searched = [{PHASE_GROUPS.index(name) for name in item.split("+")}
+                for item in args.calibrate_groups.split(",") if item]
+    for together in searched if args.group_boosts else ():
+        for extra in (float(b) for b in args.group_boosts.split(",")):
+            groups = tuple(extra if i in together else v for i, v in enumerate(best_groups))
+            rate = score(best_boost, groups)
+            if rate > best:
+                best, best_groups = rate, groups
+    policy.prior_weight += best_boost
+    policy.phase_boost = np.array(best_groups, np.float32)
+    policy.save(path)
+    return {"prior_boost": best_boost, "phase_boost": list(best_groups), "validation_win_rate": best}
 
 
 # ----------------------------------------------------------------------------- main
@@ -348,22 +386,33 @@ def main() -> None:
                         help="with --evaluate: add this to the prior's weight (fewer departures "
                         "from the heuristic)")
     parser.add_argument("--boosts", default="0,2,5", help="prior-weight boosts tried on validation games")
-    parser.add_argument("--validation-games", type=int, default=100,
-                        help="games per boost (0: no calibration)")
+    parser.add_argument("--group-boosts", default="-3,-1,1,3",
+                        help="then, per decision group, these added to that group's prior weight ('': none)")
+    parser.add_argument("--calibrate-groups", default="auction,resources+build+bureaucracy",
+                        help="the decision groups whose boosts are searched in turn (a+b: together), of "
+                        + ",".join(PHASE_GROUPS))
+    parser.add_argument("--validation-games", type=int, default=600,
+                        help="games per setting tried (0: no calibration)")
+    parser.add_argument("--exact-bids", choices=("on", "off"), default="on",
+                        help="where the policy picks the heuristic's index, bid the heuristic's exact amount")
     parser.add_argument("--calibrate", type=Path, help="only calibrate these weights (rewritten in place)")
     parser.add_argument("--validation", action="store_true",
                         help="with --evaluate: play the validation games (other seeds than the evaluation's)")
+    parser.add_argument("--exact-bids-override", choices=("on", "off"),
+                        help="with --evaluate: force the exact-bid rule on or off")
     args = parser.parse_args()
 
     if args.evaluate is not None:
+        exact = {"on": True, "off": False}.get(args.exact_bids_override or "")
         result = evaluate(str(args.evaluate), args.players, args.eval_games, args.seed, args.workers,
-                          args.prior_boost, "validation" if args.validation else "evaluation")
+                          args.prior_boost, "validation" if args.validation else "evaluation", exact)
         result["prior_boost"] = args.prior_boost
+        result["exact_bids"] = MLPPolicy.load(args.evaluate).exact_bids if exact is None else exact
         print(json.dumps(result))
         return
     log = Log(args.logdir, tensorboard=not args.no_tensorboard)
     if args.calibrate is not None:
-        print(json.dumps({"prior_boost": calibrate(args.calibrate, args, log)}))
+        print(json.dumps(calibrate(args.calibrate, args, log)))
         return
     started = time.time()
     data, _ = collect(args.players, args.seed, range(args.games), args.teacher, None, args.workers)
@@ -383,13 +432,13 @@ def main() -> None:
         data = tuple(np.concatenate([a, b]) for a, b in zip(data, new, strict=True))  # type: ignore[assignment]
         fit(trainer, data, args.dagger_epochs, args.batch, log, f"dagger{round_}")
         trainer.policy(args.players, cities).save(args.out)
-    boost = calibrate(args.out, args, log)
+    calibration = calibrate(args.out, args, log)
     train_seconds = time.time() - started
     result: dict[str, Any] = {}
     if args.eval_games:
         result = evaluate(str(args.out), args.players, args.eval_games, args.seed, args.workers)
     result.update({"seed": args.seed, "teacher": args.teacher, "train_seconds": train_seconds,
-                   "prior_boost": boost,
+                   **calibration,
                    "samples": int(len(data[2])), "weights": str(args.out),
                    "args": {k: str(v) for k, v in vars(args).items()}})
     if args.eval_games:

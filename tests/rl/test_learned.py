@@ -82,6 +82,72 @@ def test_a_policy_with_a_prior_starts_from_the_heuristics_action(tmp_path) -> No
     assert same > 100  # all but the bids between the compact steps
 
 
+def _zero_policy(players: int, **kw) -> MLPPolicy:
+    from powergrid.rl.codec import ActionCodec
+
+    codec = ActionCodec(pg.load_map("germany").cities, bids="compact")
+    size = ObservationEncoder(players, 42).size
+    layers = [(np.zeros((size + codec.size, 4)), np.zeros(4)),
+              (np.zeros((4, codec.size)), np.zeros(codec.size))]
+    return MLPPolicy(layers, players, 42, **kw)
+
+
+def test_the_exact_bid_rule_plays_the_heuristics_own_amount(tmp_path) -> None:
+    """With ``exact_bids``, a zero network with a prior is the heuristic bot itself: where it
+    picks the heuristic's index, it bids the heuristic's exact amount, between the compact steps
+    too; the flag survives a save."""
+    from powergrid.bots.heuristic import HeuristicBot
+    from powergrid.rl.codec import ActionCodec, ActionNotEncodable
+
+    _zero_policy(4, prior_weight=2.0, exact_bids=True).save(tmp_path / "exact.npz")
+    policy = MLPPolicy.load(tmp_path / "exact.npz")
+    assert policy.exact_bids
+    codec = ActionCodec(pg.load_map("germany").cities, bids="compact")
+    bot, heuristic = LearnedBot(0, policy), HeuristicBot(0)
+    between = 0
+    for seed in range(3):
+        state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=seed))
+        for _ in range(200):
+            view = state.view(state.current_player)
+            action = bot.act(view)
+            assert action == heuristic.act(view)
+            if action.kind in ("open", "bid"):
+                try:
+                    codec.encode(view, action)
+                except ActionNotEncodable:
+                    between += 1
+            state.apply(action)
+    assert between > 0  # the rule fired: amounts the compact encoding cannot express
+
+
+def test_a_group_boost_moves_only_its_decisions(tmp_path) -> None:
+    """``phase_boost`` adds to the prior's weight by decision group: a negative prior weight
+    everywhere but the auction, where a boost lifts it, leaves the heuristic's choice elsewhere
+    and keeps it in the auction; the boosts survive a save."""
+    from powergrid.bots.heuristic import HeuristicBot
+    from powergrid.rl.learned import PHASE_GROUPS, phase_group
+
+    boost = [0.0] * len(PHASE_GROUPS)
+    boost[PHASE_GROUPS.index("auction")] = 10.0
+    _zero_policy(2, prior_weight=-5.0, phase_boost=boost).save(tmp_path / "groups.npz")
+    policy = MLPPolicy.load(tmp_path / "groups.npz")
+    assert policy.phase_boost.tolist() == boost
+    bot, heuristic = LearnedBot(0, policy), HeuristicBot(0)
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=4))
+    kept = {True: 0, False: 0}
+    left = 0
+    for _ in range(200):
+        view = state.view(state.current_player)
+        action = bot.act(view)
+        auction = PHASE_GROUPS[phase_group(view)] == "auction"
+        if auction:
+            kept[True] += action == heuristic.act(view)
+        else:
+            left += action != heuristic.act(view)
+        state.apply(action)
+    assert kept[True] > 0 and left > 0
+
+
 def test_untrained_player_counts_are_refused_by_name_and_the_bot_is_not_listed() -> None:
     state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=1))
     with pytest.raises(ValueError, match="no trained policy for 3 players.*baseline-2p"):
