@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -69,57 +71,75 @@ def count_log_reads(client: TestClient) -> tuple[list[int], Any]:
     return reads, read_log
 
 
-def test_a_watching_process_applies_announced_actions_without_reading_the_log(settings: Settings) -> None:
+@dataclasses.dataclass
+class Watched:
+    """A game made by the first of two apps on one database and watched by seat 0's socket on the
+    second, whose log reads are counted from then on."""
+
+    one: TestClient
+    two: TestClient
+    gid: str
+    tokens: dict[int, str]
+    ws: Any
+    current: dict[str, Any]
+    reads: list[int]
+    read_log: Any
+
+    def act(self, rng: random.Random) -> None:
+        self.current = act_and_hear(self.one, self.gid, self.tokens, self.current, rng, self.ws)
+
+    def held(self, client: TestClient) -> Any:
+        return client.app.state.service.cache[self.gid]  # type: ignore[attr-defined]
+
+
+@contextmanager
+def watched_by_a_second_process(settings: Settings, seed: int, **extra: Any) -> Iterator[Watched]:
     if not settings.is_sqlite:
         pytest.skip("two apps in one test process share the fan-out through SQLite's notices table")
     with TestClient(create_app(settings)) as one, \
             TestClient(create_app(dataclasses.replace(settings))) as two:
-        game = create(one, 2, seed=21)
+        game = create(one, 2, seed=seed, **extra)
         gid = game["game_id"]
         tokens = {s["seat"]: s["token"] for s in game["seats"]}
         with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
             ws.send_json({"type": "auth", "token": tokens[0]})
             current = next_state(ws, 0)
-            reads, read_log = count_log_reads(two)
-            rng = random.Random(4)
-            for _ in range(12):
-                current = act_and_hear(one, gid, tokens, current, rng, ws)
-            assert reads == []  # every action came with its message
-            mover = one.get(f"/api/games/{gid}").json()["last"]["seat"]
-            r = one.post(f"/api/games/{gid}/undo", headers=auth(tokens[mover]),
-                         json={"seat": mover, "version": current["version"]})
-            assert r.status_code == 200, r.text
-            next_state(ws, r.json()["version"])
-            assert reads, "an undo is read from the log"
-        held = two.app.state.service.cache[gid].state.to_dict()  # type: ignore[attr-defined]
-        assert held == one.app.state.service.cache[gid].state.to_dict()  # type: ignore[attr-defined]
+            yield Watched(one, two, gid, tokens, ws, current, *count_log_reads(two))
+
+
+def test_a_watching_process_applies_announced_actions_without_reading_the_log(settings: Settings) -> None:
+    with watched_by_a_second_process(settings, 21) as w:
+        rng = random.Random(4)
+        for _ in range(12):
+            w.act(rng)
+        assert w.reads == []  # every action came with its message
+        mover = w.one.get(f"/api/games/{w.gid}").json()["last"]["seat"]
+        r = w.one.post(f"/api/games/{w.gid}/undo", headers=auth(w.tokens[mover]),
+                       json={"seat": mover, "version": w.current["version"]})
+        assert r.status_code == 200, r.text
+        next_state(w.ws, r.json()["version"])
+        assert w.reads, "an undo is read from the log"
+        assert w.held(w.two).state.to_dict() == w.held(w.one).state.to_dict()
 
 
 def test_a_watching_process_follows_a_timed_game_from_messages_with_its_clocks(settings: Settings) -> None:
     """The message carries the entry's stored time: a second process applies it and computes the
     clocks the log would give, without reading the log."""
-    if not settings.is_sqlite:
-        pytest.skip("two apps in one test process share the fan-out through SQLite's notices table")
     clock = ManualClock(1_800_000_000.0)
     timed = dataclasses.replace(settings, clock=clock)
-    with TestClient(create_app(timed)) as one, TestClient(create_app(dataclasses.replace(timed))) as two:
-        game = create(one, 2, seed=23, time_control={"kind": "live", "bank_s": 600, "increment_s": 10})
-        gid = game["game_id"]
-        tokens = {s["seat"]: s["token"] for s in game["seats"]}
-        with two.websocket_connect(f"/api/games/{gid}/ws?seat=0") as ws:
-            ws.send_json({"type": "auth", "token": tokens[0]})
-            current = next_state(ws, 0)
-            reads, read_log = count_log_reads(two)
-            rng = random.Random(5)
-            for think in (3.25, 0.1 + 0.2, 17.0, 1e-3, 8.5, 2.0, 41.125, 0.75):
-                clock.advance(think)
-                current = act_and_hear(one, gid, tokens, current, rng, ws)
-            assert reads == []  # every entry, with its time, came in its message
-            followed = two.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
-            assert followed == one.app.state.service.cache[gid].latest.clock  # type: ignore[attr-defined]
-            assert any(followed.spent) and current["clocks"] == one.get(f"/api/games/{gid}").json()["clocks"]
-        service = one.app.state.service  # type: ignore[attr-defined]
-        replayed = clocks.replay(absence.first_clocks(service.store.game(gid)), read_log(gid, 0))
+    with watched_by_a_second_process(timed, 23, time_control={"kind": "live", "bank_s": 600,
+                                                              "increment_s": 10}) as w:
+        rng = random.Random(5)
+        for think in (3.25, 0.1 + 0.2, 17.0, 1e-3, 8.5, 2.0, 41.125, 0.75):
+            clock.advance(think)
+            w.act(rng)
+        assert w.reads == []  # every entry, with its time, came in its message
+        followed = w.held(w.two).latest.clock
+        assert followed == w.held(w.one).latest.clock
+        assert any(followed.spent)
+        assert w.current["clocks"] == w.one.get(f"/api/games/{w.gid}").json()["clocks"]
+        store = w.one.app.state.service.store  # type: ignore[attr-defined]
+        replayed = clocks.replay(absence.first_clocks(store.game(w.gid)), w.read_log(w.gid, 0))
         assert replayed == followed  # and the log alone gives the same
 
 
