@@ -100,6 +100,18 @@ class Table:
         return self.public()["clocks"]  # type: ignore[no-any-return]
 
 
+def run_out(table: Table, timed: Settings, seat: int) -> tuple[int, list[tuple[int, int, str]]]:
+    """The seat to act thinks until its deadline and the deadline job runs: the version before, and
+    the log once it holds the time-out notice and the stand-in's move after it."""
+    version = table.public()["version"]
+    timed.clock.advance(table.clocks()["seats"][seat]["left_s"])  # to the deadline
+    deadlines_due(timed)
+    wait_for(lambda: len(log_of(timed, table.gid)) > version + 1)  # the notice, then the stand-in's move
+    log = log_of(timed, table.gid)
+    assert log[version] == (version + 1, seat, "@stand-in time")
+    return version, log
+
+
 @pytest.fixture
 def app_and_worker(timed: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(timed)) as client, bot_worker(timed):
@@ -390,12 +402,7 @@ def test_a_time_out_in_each_kind_of_decision_hands_it_to_the_stand_in(
         table.act()
     else:
         raise AssertionError(f"no {decision} decision came")
-    version = table.public()["version"]
-    timed.clock.advance(table.clocks()["seats"][seat]["left_s"])  # to the deadline
-    deadlines_due(timed)
-    wait_for(lambda: len(log_of(timed, table.gid)) > version + 1)  # the notice, then the stand-in's move
-    log = log_of(timed, table.gid)
-    assert log[version] == (version + 1, seat, "@stand-in time")
+    version, log = run_out(table, timed, seat)
     assert log[version + 1][1] == seat and not log[version + 1][2].startswith("@")
     r = table.seat_call("return", seat)
     assert r.status_code == 200, r.text
@@ -430,12 +437,7 @@ def test_a_time_out_in_a_discard_hands_it_to_the_stand_in(app_and_worker: TestCl
     else:
         raise AssertionError("no discard decision came")
     assert seat == buyer and len(view["state"]["players"][seat]["plants"]) == 4
-    version = table.public()["version"]
-    timed.clock.advance(table.clocks()["seats"][seat]["left_s"])  # to the deadline
-    deadlines_due(timed)
-    wait_for(lambda: len(log_of(timed, table.gid)) > version + 1)  # the notice, then the stand-in's discard
-    log = log_of(timed, table.gid)
-    assert log[version] == (version + 1, seat, "@stand-in time")
+    version, log = run_out(table, timed, seat)
     assert log[version + 1][1] == seat and log[version + 1][2].startswith("discard ")
     assert len(table.view(seat)["state"]["players"][seat]["plants"]) == 3
     r = table.seat_call("return", seat)

@@ -552,26 +552,31 @@ class OnlineSession:
         line.append(text)  # as text: never read as markup
         self.out(line)
 
-    def leave(self) -> None:
+    def _seat_call(self, route: str) -> dict[str, Any] | None:
+        """``leave`` or ``return`` for this seat: the answer (its clocks' notices counted as seen),
+        or None after saying why it was refused."""
         try:
-            reply = self.remote.seat_call("leave")
+            reply = self.remote.seat_call(route)
         except Refused as exc:
             self.refused(exc)
+            return None
+        self.noticed = len((reply.get("clocks") or {}).get("notices") or [])
+        return reply
+
+    def leave(self) -> None:
+        reply = self._seat_call("leave")
+        if reply is None:
             return
         bot = (reply.get("clocks") or {}).get("stand_in_bot", "")
         self.menu = self.followup = None
         self.out(_("You left: the {bot} bot plays your seat. Type 'back' to take it back.", bot=bot))
-        self.noticed = len((reply.get("clocks") or {}).get("notices") or [])
         self.accept(reply)
 
     def come_back(self) -> None:
-        try:
-            reply = self.remote.seat_call("return")
-        except Refused as exc:
-            self.refused(exc)
+        reply = self._seat_call("return")
+        if reply is None:
             return
         self.out(_("Your seat is yours again."))
-        self.noticed = len((reply.get("clocks") or {}).get("notices") or [])
         self.menu_version = -1
         self.accept(reply)
 
