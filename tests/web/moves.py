@@ -30,6 +30,24 @@ SET_SLIDER = "(slider, value) => { slider.value = value; slider.dispatchEvent(ne
 VIEWBOX_WIDTH = """() => parseFloat(
   document.querySelector('#board svg.board').getAttribute('viewBox').split(' ')[2])"""
 
+#: the map's view once the page has settled: its viewBox and its place on screen unchanged for
+#: twenty frames in a row (the first view and the panels beside the map reshape it as they come)
+SETTLED_VIEW = """async () => {
+  const svg = document.querySelector('#board svg.board');
+  const look = () => {
+    const r = svg.getBoundingClientRect();
+    return [svg.getAttribute('viewBox'), r.x, r.y, r.width, r.height].join(' ');
+  };
+  let last = look(), same = 0;
+  while (same < 20) {
+    await new Promise((done) => requestAnimationFrame(done));
+    const now = look();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return svg.getAttribute('viewBox');
+}"""
+
 #: no part of the page reaches past the viewport's right edge (no sideways scrolling)
 SIDEWAYS = """() => {
   const width = document.documentElement.clientWidth;

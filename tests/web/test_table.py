@@ -14,6 +14,7 @@ from .conftest import screenshot
 from .moves import (
     LOG_GAP,
     OVERLAPS,
+    SETTLED_VIEW,
     TURN_OR_END,
     VIEWBOX_WIDTH,
     act_via_api,
@@ -51,8 +52,9 @@ def test_zoom_and_pan(server_url, new_page) -> None:
     page = new_page(1366, 768)
     page.goto(f"{server_url}/game/{game['game_id']}")
     page.wait_for_selector("#board .city-name")
+    page.wait_for_selector(".player", state="attached")  # the first view: the regions in play are known
     board = page.locator("#board svg.board")
-    whole = board.get_attribute("viewBox")
+    whole = page.evaluate(SETTLED_VIEW)
 
     def width() -> float:
         return float(board.get_attribute("viewBox").split()[2])
