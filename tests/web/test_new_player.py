@@ -17,7 +17,7 @@ import powergrid as pg
 from powergrid.bots import heuristic
 
 from .conftest import screenshot
-from .moves import TURN_OR_END, api, create_game, no_sideways_scroll
+from .moves import SETTLED_VIEW, TURN_OR_END, api, create_game, no_sideways_scroll
 
 BADGES = (Path(__file__).parent / "badges.js").read_text()
 SIZES = [(1366, 768), (390, 844)]
@@ -90,7 +90,7 @@ def test_the_map_opens_on_the_regions_in_play(server_url, new_page, size: tuple[
     screenshot(page, f"new-player-map-build-{size[0]}")
     # zooming out reaches the whole country, which the map did not open on: the regions in play
     # take well under half of it; ⤢ comes back to them
-    view = page.locator("#board svg.board").get_attribute("viewBox")
+    view = page.evaluate(SETTLED_VIEW)
     for _ in range(4):
         page.click("#board .zoom-out")
     whole = page.evaluate(FITTED)
