@@ -4,6 +4,7 @@ reads public facts only, stays small, and sums to 1 over the seats."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -61,3 +62,23 @@ def test_chances_are_a_distribution_read_from_public_facts() -> None:
     assert value.win_chances(richer)[2] > chances[2]
     # a stronger player (by the bots' ratings) is given a better chance from the same position
     assert value.win_chances(state, ["pimc", None, None, None])[0] > chances[0]
+
+
+def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not_soft() -> None:
+    state = golden_position()
+    model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:strong": 0.3})
+    sharp = model.chances(state, [None] * 4)
+    soft = model.chances(state, ["expert:fast"] * 4)
+    assert sum(soft) == pytest.approx(1.0)
+    # the same order of the seats, nearer to even: a lead holds less between these players
+    assert np.argsort(soft).tolist() == np.argsort(sharp).tolist()
+    assert max(soft) < max(sharp) and min(soft) > min(sharp)
+    # scores divided by exp(mean softness): exactly the position's scores at that temperature
+    scores = model.scores(value.table_features(state), np.zeros(4)) / np.exp(0.5)
+    assert soft == pytest.approx((np.exp(scores) / np.exp(scores).sum()).tolist(), abs=1e-9)
+    # a level it does not know takes its kind's mean; people and unknown names are not soft
+    assert model.soft("expert") == pytest.approx(0.4)
+    assert model.soft(None) == model.soft("someone") == 0.0
+    assert model.chances(state, ["someone"] * 4) == pytest.approx(sharp)
+    again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.chances(state, ["expert:fast"] * 4) == pytest.approx(soft, abs=1e-5)

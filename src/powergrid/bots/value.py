@@ -6,7 +6,10 @@ facts of the game (round, step, phase, players); the chances are the softmax of 
 the seats, so they sum to 1 whatever the player count. Where the players' strengths are known
 (the bots' ratings, in the same natural-log units: ``exp(rating)`` is a player's weight in a
 table), each seat's rating, scaled by a learned factor that fades as the game goes on, is added
-to its score: a position alone cannot tell who is the better player.
+to its score: a position alone cannot tell who is the better player. Nor how far a lead holds:
+between strong players a leader is caught more often than between heuristic bots, so each known
+player also has a softness, and the scores of a table are divided by ``exp`` of its players' mean
+softness (``heuristic``, people and unknown names: 0).
 
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
 state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
@@ -18,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -123,20 +126,24 @@ class ValueModel:
     about: dict[str, Any]
     #: the scores are divided by it (fitted after the network on held-out training games)
     temperature: float = 1.0
+    #: bot softness: a table's scores are divided by ``exp`` of its players' mean softness
+    softness: dict[str, float] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
-               progress_now: float | None = None) -> np.ndarray:
-        """Seat scores from a (players × features) table (softmax of them: the chances)."""
+               progress_now: float | None = None, soft: float = 0.0) -> np.ndarray:
+        """Seat scores from a (players × features) table (softmax of them: the chances);
+        ``soft`` is the table's mean softness (0 where the players are not known)."""
         z = (x - self.mean) / self.scale
         h = _relu(_relu(z @ self.w1 + self.b1) @ self.w2 + self.b2)
         out: np.ndarray = h @ self.w3 + z @ self.skip
         if ratings is not None:
             t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
             out = out + (self.skill + self.skill_fade * t) * ratings
-        return out / self.temperature
+        return out / (self.temperature * float(np.exp(soft)))
 
-    def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None) -> np.ndarray:
-        scores = self.scores(x, ratings)
+    def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None,
+                      soft: float = 0.0) -> np.ndarray:
+        scores = self.scores(x, ratings, soft=soft)
         e = np.exp(scores - scores.max())
         result: np.ndarray = e / e.sum()
         return result
@@ -148,19 +155,20 @@ class ValueModel:
         if s.is_over:
             winners = s.winners
             return [1.0 / len(winners) if j in winners else 0.0 for j in range(len(s.money))]
-        ratings = None if players is None else np.array([self.rating(p) for p in players])
-        return [float(c) for c in self.table_chances(table_features(s), ratings)]
+        if players is None:
+            return [float(c) for c in self.table_chances(table_features(s))]
+        ratings = np.array([self.rating(p) for p in players])
+        soft = sum(self.soft(p) for p in players) / len(players)
+        return [float(c) for c in self.table_chances(table_features(s), ratings, soft)]
 
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
         heuristic's; also for people and unknown names)."""
-        if player is None:
-            return 0.0
-        if player in self.ratings:
-            return self.ratings[player]
-        kind = player.partition(":")[0]
-        same = [r for name, r in self.ratings.items() if name.partition(":")[0] == kind]
-        return sum(same) / len(same) if same else 0.0
+        return _known(self.ratings, player)
+
+    def soft(self, player: str | None) -> float:
+        """A bot's softness, looked up as its rating is (0 for people and unknown names)."""
+        return _known(self.softness, player)
 
     def to_dict(self) -> dict[str, Any]:
         def arr(a: np.ndarray) -> Any:
@@ -169,7 +177,7 @@ class ValueModel:
                 "w1": arr(self.w1), "b1": arr(self.b1), "w2": arr(self.w2), "b2": arr(self.b2),
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
                 "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
-                "about": self.about}
+                "softness": self.softness, "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -181,7 +189,19 @@ class ValueModel:
         return cls(a["mean"], a["scale"], a["w1"], a["b1"], a["w2"], a["b2"], a["w3"], a["skip"],
                    float(data["skill"]), float(data["skill_fade"]),
                    {str(k): float(v) for k, v in data.get("ratings", {}).items()},
-                   dict(data.get("about", {})), float(data.get("temperature", 1.0)))
+                   dict(data.get("about", {})), float(data.get("temperature", 1.0)),
+                   {str(k): float(v) for k, v in data.get("softness", {}).items()})
+
+
+def _known(table: dict[str, float], player: str | None) -> float:
+    """A bot's entry: its own, else the mean of its kind's levels' entries, else 0."""
+    if player is None:
+        return 0.0
+    if player in table:
+        return table[player]
+    kind = player.partition(":")[0]
+    same = [r for name, r in table.items() if name.partition(":")[0] == kind]
+    return sum(same) / len(same) if same else 0.0
 
 
 @lru_cache(maxsize=1)
