@@ -21,7 +21,8 @@ Sets: ``heuristic-mirror`` (heuristic bots only, 2-6 players), ``erring`` (heuri
 a random action now and then, at different rates), ``pimc-heuristic`` (one ``pimc:fast`` among
 heuristics, 2-4 players), ``mixed`` (4 players drawn from random, greedy, bold, heuristic,
 pimc:fast), ``random`` (random bots with heuristic and greedy ones, 2-4 players),
-``expert-mirror`` (the evaluator-guided search, ``expert:fast``, in mirror) and
+``expert-mirror`` (the evaluator-guided search, ``expert:fast``, in mirror),
+``expert-heuristic`` (one ``expert:fast`` among heuristics, 2-4 players) and
 ``expert-default-mirror`` (its default level, ``expert``, in mirror; about four times slower),
 only with ``--sets``.
 """
@@ -88,6 +89,12 @@ def _expert_mirror(rng: random.Random) -> list[str]:
     return ["expert:fast"] * rng.randint(2, 4)
 
 
+def _expert_heuristic(rng: random.Random) -> list[str]:
+    seats = ["heuristic"] * rng.randint(2, 4)
+    seats[rng.randrange(len(seats))] = "expert:fast"
+    return seats
+
+
 def _expert_default_mirror(rng: random.Random) -> list[str]:
     return ["expert"] * rng.randint(2, 4)
 
@@ -95,7 +102,7 @@ def _expert_default_mirror(rng: random.Random) -> list[str]:
 SETS: dict[str, Callable[[random.Random], list[str]]] = {
     "heuristic-mirror": _heuristic_mirror, "erring": _erring, "pimc-heuristic": _pimc_heuristic,
     "mixed": _mixed, "random": _random, "expert-mirror": _expert_mirror,
-    "expert-default-mirror": _expert_default_mirror,
+    "expert-default-mirror": _expert_default_mirror, "expert-heuristic": _expert_heuristic,
 }
 DEFAULT_SETS = ("heuristic-mirror", "erring", "pimc-heuristic", "mixed", "random")
 
@@ -465,8 +472,11 @@ def golden(model: value.ValueModel) -> dict[str, Any]:
 # ---------------------------------------------------------------- checking
 def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool) -> np.ndarray:
     out = np.zeros_like(data["y"])
-    r = rating_table(data, model.ratings) if with_ratings else None
-    soft = table_softness(data, model.softness) if with_ratings else np.zeros(len(data["x"]))
+    # looked up as the coach does: a level the model was not fitted on takes its kind's entries
+    names = [str(n) for n in data["names"]]
+    r = rating_table(data, {n: model.rating(n) for n in names}) if with_ratings else None
+    soft = (table_softness(data, {n: model.soft(n) for n in names}) if with_ratings
+            else np.zeros(len(data["x"])))
     for i in range(len(data["x"])):
         n = int(data["mask"][i].sum())
         out[i, :n] = model.table_chances(data["x"][i, :n].astype(np.float64),
