@@ -533,17 +533,26 @@ def plot(rep: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     names = list(rep)
-    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.4), squeeze=False)
-    for ax, name in zip(axes[0], names, strict=True):
+    cols = min(4, len(names))
+    rows = -(-len(names) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.4 * rows), squeeze=False)
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for ax, name in zip(axes.flat, names, strict=False):
         r = rep[name]
-        pts = [(m, o, c) for _, m, o, c in r["tenths"] if c >= 20]
         ax.plot([0, 1], [0, 1], color="grey", linestyle="--")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o")
+        ax.plot([m for _, m, o, c in r["tenths"]], [o for _, m, o, c in r["tenths"]], color="C0")
+        # tenths of at least 100 predictions (the bar's) filled, the thinner ones hollow
+        for hollow in (False, True):
+            pts = [(m, o) for _, m, o, c in r["tenths"] if (c < 100) == hollow]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="C0",
+                    markerfacecolor="white" if hollow else "C0")
         ax.set_title(f"{name}\nBrier skill {r['skill']:.0%}, {r['games']} games", fontsize=9)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.set_xlabel("predicted chance", fontsize=8)
-    axes[0][0].set_ylabel("observed win rate", fontsize=8)
+    for row in axes:
+        row[0].set_ylabel("observed win rate", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
