@@ -558,6 +558,22 @@ def plot(rep: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
+    """Print a fitted model's players' part; write it where ``--write``/``--model-out`` say (with
+    ``--write``, the golden output of the model as stored, rounded, too)."""
+    print("ratings:", json.dumps(model.ratings))
+    print("softness:", json.dumps(model.softness))
+    print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
+    target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
+    if target is not None:
+        target.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
+        print(f"wrote {target} ({target.stat().st_size // 1024} KiB)")
+    if args.write:
+        stored = value.ValueModel.from_dict(json.loads(MODEL_PATH.read_text()))
+        GOLDEN_PATH.write_text(json.dumps(golden(stored)) + "\n", encoding="utf-8")
+        print(f"wrote {GOLDEN_PATH}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -595,18 +611,7 @@ def main(argv: list[str] | None = None) -> int:
         GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH} and {GOLDEN_PATH}")
     elif args.command == "rerate":
-        model = rerate(value.value_model(), load(args.data))
-        print("ratings:", json.dumps(model.ratings))
-        print("softness:", json.dumps(model.softness))
-        print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
-        target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
-        if target is not None:
-            target.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
-            print(f"wrote {target}")
-        if args.write:
-            GOLDEN_PATH.write_text(json.dumps(golden(value.ValueModel.from_dict(
-                json.loads(MODEL_PATH.read_text())))) + "\n", encoding="utf-8")
-            print(f"wrote {GOLDEN_PATH}")
+        _store(rerate(value.value_model(), load(args.data)), args)
     elif args.command == "golden":
         GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_PATH}")
@@ -616,17 +621,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(games)} games -> {args.out}, {time.perf_counter() - started:.0f} s")
     elif args.command == "fit":
         data = load(args.data)
-        model = fit(data, args.seed, args.epochs)
-        print("ratings:", json.dumps(model.ratings))
-        print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
-        target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
-        if target is not None:
-            target.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
-            print(f"wrote {target} ({target.stat().st_size // 1024} KiB)")
-        if args.write:
-            model = value.ValueModel.from_dict(json.loads(MODEL_PATH.read_text()))  # as rounded
-            GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
-            print(f"wrote {GOLDEN_PATH}")
+        _store(fit(data, args.seed, args.epochs), args)
         print(f"{time.perf_counter() - started:.0f} s")
     else:
         data = load(args.data)
