@@ -3,7 +3,7 @@ played forward on sampled decks and judged by the learned evaluator's chance to 
 
 What it is: the plan search of :mod:`.search` (perfect-information Monte Carlo over a few plans
 for the turn, paired samples, successive halving) with two changes. Each rollout stops at the
-start of a round (one round ahead; two for ``expert:strong``) and the position is scored by
+start of the round two rounds on and the position is scored by
 the learned evaluator (:mod:`.value`): the bot's chance to win, in 0..1, instead of a hand-made
 score in Elektro. And the purchase of resources is searched too: the heuristic's purchase,
 buying nothing, fuel for exactly one run of every plant, or filling the storage (which also
@@ -51,7 +51,9 @@ ANCHOR_SCALE = 200.0
 LEVELS: dict[str, Level] = {
     "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.05 s)"),
     "default": Level(6000, 2, 1, "evaluator-guided search, 6,000 calls a decision (~0.2 s)"),
-    "strong": Level(20000, 3, 2, "evaluator-guided search, 20,000 calls, 3 rounds ahead (~0.5 s)"),
+    # two rounds ahead, not three: with three it lost to the default level (44% of 200 games), with
+    # two it won 57% of 191 (benchmarks/results/2026-11-strength-evaluator.md)
+    "strong": Level(20000, 2, 2, "evaluator-guided search, 20,000 calls a decision (~0.5 s)"),
 }
 
 
