@@ -225,6 +225,26 @@ def load(paths: list[str]) -> dict[str, np.ndarray]:
 
 
 # ---------------------------------------------------------------- fitting
+def bot_onehot(bots: np.ndarray, names: int) -> np.ndarray:
+    """(rows × seats × names): 1 where the seat is played by that bot (-1 in ``bots``: no seat)."""
+    onehot = np.zeros((*bots.shape, names))
+    rows, seats = np.nonzero(bots >= 0)
+    onehot[rows, seats, bots[rows, seats]] = 1.0
+    return onehot
+
+
+def network_scores(model: value.ValueModel, data: dict[str, np.ndarray],
+                   ratings: np.ndarray | None = None) -> np.ndarray:
+    """Each row's seat scores before the temperature and softness (0 where there is no seat)."""
+    base = replace(model, temperature=1.0)
+    out = np.zeros(data["y"].shape)
+    for i in range(len(data["x"])):
+        n = int(data["mask"][i].sum())
+        out[i, :n] = base.scores(data["x"][i, :n].astype(np.float64),
+                                 None if ratings is None else ratings[i, :n])
+    return out
+
+
 def fit_ratings(data: dict[str, np.ndarray], prior: float = 3.0) -> dict[str, float]:
     """Bot ratings from who won each game (one row per game), heuristic fixed at 0."""
     names = [str(n) for n in data["names"]]
@@ -232,10 +252,7 @@ def fit_ratings(data: dict[str, np.ndarray], prior: float = 3.0) -> dict[str, fl
     bots, y, mask = data["bots"][first], data["y"][first], data["mask"][first]
     r = np.zeros(len(names))
     fixed = names.index("heuristic") if "heuristic" in names else None
-    onehot = np.zeros((len(first), MAX_SEATS, len(names)))
-    for j in range(MAX_SEATS):
-        ok = bots[:, j] >= 0
-        onehot[np.nonzero(ok)[0], j, bots[ok, j]] = 1.0
+    onehot = bot_onehot(bots, len(names))
     for _ in range(3000):
         s = onehot @ r
         s = np.where(mask, s, -1e9)
@@ -366,12 +383,7 @@ def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> v
     """The model with the temperature that fits the held-out training games best (log loss)."""
     valid = validation_games(data, seed)
     part = {k: v[valid] if k not in ("names", "sets") else v for k, v in data.items()}
-    r = rating_table(part, model.ratings)
-    base = replace(model, temperature=1.0)
-    scores = np.full(part["y"].shape, -1e9)
-    for i in range(len(part["x"])):
-        n = int(part["mask"][i].sum())
-        scores[i, :n] = base.scores(part["x"][i, :n].astype(np.float64), r[i, :n])
+    scores = np.where(part["mask"], network_scores(model, part, rating_table(part, model.ratings)), -1e9)
     best = (1e9, 1.0)
     for temperature in np.arange(0.7, 1.61, 0.02):
         z = scores / temperature
@@ -398,19 +410,15 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     x = data["x"].astype(np.float64)
     mask, y = data["mask"], data["y"].astype(np.float64)
     t = x[:, 0, value.FEATURES.index("progress")]
-    base = replace(model, temperature=1.0)
-    net = np.zeros(y.shape)
-    for i in range(len(x)):
-        n = int(mask[i].sum())
-        net[i, :n] = base.scores(x[i, :n])
-    onehot = np.zeros((*data["bots"].shape, len(names)))
-    rows, cols = np.nonzero(data["bots"] >= 0)
-    onehot[rows, cols, data["bots"][rows, cols]] = 1.0
+    net = network_scores(model, data)
+    onehot = bot_onehot(data["bots"], len(names))
     share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)  # each bot's part of the table
     fixed = names.index("heuristic") if "heuristic" in names else None
     k_names = len(names)
-    params = np.concatenate([[model.ratings.get(n, 0.0) for n in names],
-                             [model.softness.get(n, 0.0) for n in names], [model.skill_fade]])
+    # from the first-place ratings, no softness and no fade, whatever the model held: the result
+    # depends on the network and the games alone, so a rerun gives the same model
+    start = fit_ratings(data)
+    params = np.concatenate([[start[n] for n in names], np.zeros(len(names)), [0.0]])
     count = len(x)
 
     def loss_and_grad(params: np.ndarray) -> tuple[float, np.ndarray]:
