@@ -43,11 +43,14 @@ def clean_name(raw: Any) -> str:
 
 async def set_name(store: Store, hub: Hub, live: LiveGame, seat: int, raw: Any) -> str:
     """Give a human seat (its token already checked) its display name; the name kept."""
-    row = check_seat(live, seat)
     name = clean_name(raw)
-    if row.kind != "human":
-        raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
-    await asyncio.to_thread(store.set_seat_name, live.game_id, seat, name)
-    row.name = name
+    # under the game's lock: a reload of the seats begun before this commit (another change's
+    # notice) would otherwise put back rows read without the name
+    async with live.lock:
+        row = check_seat(live, seat)
+        if row.kind != "human":
+            raise ApiError("seat_taken", f"seat {seat} is played by the bot {row.bot}")
+        await asyncio.to_thread(store.set_seat_name, live.game_id, seat, name)
+        row.name = name
     await hub.publish(live.game_id, SEATS_CHANGED)  # this process's sockets and lobby learn it at once
     return name
