@@ -7,8 +7,9 @@ import random
 import pytest
 
 import powergrid as pg
-from powergrid.bots import heuristic
+from powergrid.bots import expert, heuristic
 from powergrid.coach import NoHint, hint
+from powergrid.coach.plans import compare, first_action, turn_plans
 from powergrid.rules.catalog import STEP3
 
 BUDGET = 200  # forward-model calls: a quick hint (the search still samples 4 decks)
@@ -158,3 +159,26 @@ def test_a_hints_steps_play_the_whole_turn_and_its_headline_is_words(config: pg.
         assert advice.to_dict()["steps"] == [str(a) for a in advice.steps]
     assert {"build", "buy"} <= kinds
 
+
+
+def test_a_hint_weighs_the_expert_searchs_plans_and_ranks_them_as_it_does() -> None:
+    """Hints use the ``expert`` search: its bid limits (widened by level) and its judgement of a
+    plan, the chance to win plus the anchored score (``expert.leaf_value``)."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=2))
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    legal = view.legal_actions()
+    narrow, wide = turn_plans(view, seat, legal, 0), turn_plans(view, seat, legal, 1)
+    assert wide == expert.candidate_plans(view, seat, legal, 1)
+    assert set(narrow) < set(wide)  # the default level tries more bid limits than the fast one
+    tallies = compare(view, seat, wide, random.Random(1), 600, 2)
+    values = [t.win_chance + t.mean_score / expert.ANCHOR_SCALE for t in tallies]
+    assert values == sorted(values, reverse=True)
+    by_chance = compare(view, seat, wide, random.Random(1), 600, 2, rank_by="chance")
+    assert [t.win_chance for t in by_chance] == sorted((t.win_chance for t in by_chance), reverse=True)
+    assert sorted(t.plan for t in by_chance) == sorted(t.plan for t in tallies)  # the same samples
+    advice = hint(view, seed=1, budget=600)
+    assert advice.best is not None and advice.action == first_action(view, seat, tallies[0].plan, legal)
+    with pytest.raises(ValueError, match="rank_by"):
+        compare(view, seat, wide, random.Random(1), 10, 2, rank_by="luck")

@@ -246,7 +246,7 @@ def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int =
     if done not in plans:
         plans.append(done)
     rng = random.Random(f"{seed}:{turn.at}")
-    tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples)
+    tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples, rank_by="chance")
     best = tallies[0]
     mine = next(t for t in tallies if t.plan == done)
     said: dict[str, tuple[str, str]] = {}

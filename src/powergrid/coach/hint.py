@@ -26,13 +26,16 @@ from .winchance import win_chances
 class HintLevel:
     budget: int     # forward-model calls for the whole comparison
     horizon: int    # rounds played forward (the current one counts)
+    widen: int      # the extra bid limits of the ``expert`` level of that name (bots/expert.py)
 
 
-#: ``default`` answers within 2 s on one core of a loaded machine (benchmarks/coach_speed.py)
+#: ``default`` answers in well under a second on one core of a loaded machine, ``strong`` within
+#: two (benchmarks/coach_speed.py)
 HINT_LEVELS: dict[str, HintLevel] = {
-    "fast": HintLevel(budget=1500, horizon=2),
-    "default": HintLevel(budget=5000, horizon=2),
-    "strong": HintLevel(budget=16000, horizon=3),
+    "fast": HintLevel(budget=2500, horizon=2, widen=0),
+    "default": HintLevel(budget=10000, horizon=2, widen=1),
+    # two rounds ahead, as expert:strong: three rounds ahead played worse (docs/bots.md)
+    "strong": HintLevel(budget=30000, horizon=2, widen=2),
 }
 
 
@@ -104,7 +107,7 @@ def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | No
     settings = HINT_LEVELS[level]
     legal = view.legal_actions()
     rng = random.Random(seed)
-    plans = turn_plans(view, seat, legal)
+    plans = turn_plans(view, seat, legal, settings.widen)
     if len(legal) == 1:
         plans = [("action", legal[0])]
     if len(plans) == 1:

@@ -39,10 +39,13 @@ def heuristic_purchase(s: Any, seat: int, fuel_plan: str = "heuristic") -> tuple
     return tuple(out)
 
 
-def turn_plans(view: Any, seat: int, legal: list[Action]) -> list[Plan]:
-    """The plans worth comparing at this decision, the bot's own first."""
+def turn_plans(view: Any, seat: int, legal: list[Action], widen: int = 0) -> list[Plan]:
+    """The plans worth comparing at this decision, the bot's own first (``widen``: the extra bid
+    limits the ``expert`` search tries at that widening step)."""
     phase = view.phase
-    if phase == AUCTION or phase == BUILD:
+    if phase == AUCTION:
+        return expert.candidate_plans(view, seat, legal, widen)
+    if phase == BUILD:
         return search.candidate_plans(view, seat, legal)
     if phase == RESOURCES_PHASE:
         mine = heuristic_purchase(view, seat)
@@ -101,12 +104,21 @@ class Tally:
     def mean_score(self) -> float:
         return self.score / self.samples if self.samples else 0.0
 
+    @property
+    def value(self) -> float:
+        """The ``expert`` search's judgement of the plan: the chance to win plus the position's
+        score over ``expert.ANCHOR_SCALE`` (see ``expert.leaf_value``)."""
+        return self.win_chance + self.mean_score / expert.ANCHOR_SCALE
+
 
 def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, budget: int,
-            horizon: int, min_samples: int = 4, max_samples: int = 64) -> list[Tally]:
+            horizon: int, min_samples: int = 4, max_samples: int = 64,
+            rank_by: str = "value") -> list[Tally]:
     """Every plan played on the same sampled games (paired comparison) until the budget of
-    forward-model calls is spent; best first by estimated chance to win, then by search score.
-    Only the view is read: the hidden deck is sampled with ``determinize``."""
+    forward-model calls is spent. Only the view is read: the hidden deck is sampled with
+    ``determinize``. Best first: by ``rank_by="value"`` as the ``expert`` search ranks (chance
+    plus anchored score, ``Tally.value``), or by ``"chance"``, the estimated chance to win alone
+    (ties by the score)."""
     tallies = [Tally(p) for p in plans]
     stop_round = view.round + horizon
     calls = 0
@@ -122,4 +134,8 @@ def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, bu
             tally.score += search.evaluate(w, seat)
             tally.samples += 1
         samples += 1
+    if rank_by == "value":
+        return sorted(tallies, key=lambda t: (-round(t.value, 6), -t.mean_score))
+    if rank_by != "chance":
+        raise ValueError(f"rank_by is 'value' or 'chance', not {rank_by!r}")
     return sorted(tallies, key=lambda t: (-round(t.win_chance, 6), -t.mean_score))
