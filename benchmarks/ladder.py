@@ -123,6 +123,18 @@ def ladder_specs(bots: Sequence[str], pair_games: int, tables: int, seed: int) -
     return sorted(specs, key=lambda spec: derive_seed(seed, "order", spec.index))
 
 
+def publish(rated: Sequence[ratings.Rating], games: int, seed: int, argv: Sequence[str]) -> None:
+    """The ratings as the package ships them (``powergrid.bots.levels``): Elo scale, rounded."""
+    elo = ratings.ELO_PER_UNIT
+    out = {"seed": seed, "games": games,
+           "command": "python benchmarks/ladder.py " + " ".join(a for a in argv if a != "--write"),
+           "ratings": {r.bot: {"elo": round(r.elo), "low": round(1500 + elo * r.low),
+                               "high": round(1500 + elo * r.high)} for r in rated}}
+    path = Path(__file__).resolve().parents[1] / "src" / "powergrid" / "bots" / "ladder.json"
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {path}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="random,greedy,bold,heuristic,pimc:fast,pimc,expert:fast,expert")
@@ -135,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seconds", type=float, help="stop at this wall-clock limit")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--write", action="store_true",
+                    help="publish the ratings in the package (src/powergrid/bots/ladder.json): the lobby "
+                         "and the command line show them")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     if args.match:
@@ -177,6 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                 "games": len(done), "seed": args.seed,
                 "ratings": [{"bot": r.bot, "rating": r.rating, "low": r.low, "high": r.high, "elo": r.elo,
                              "games": played[r.bot]} for r in rated]}, indent=1))
+        if args.write:
+            publish(rated, len(done), args.seed, argv if argv is not None else sys.argv[1:])
     print(f"{time.perf_counter() - started:.0f} s")
     return 0
 

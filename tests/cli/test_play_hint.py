@@ -67,3 +67,27 @@ def test_hints_in_a_record_are_read_carefully() -> None:
     assert hints_in_record({"hints": {"0": 2, "1": 1}}, 2) == {0: 2, 1: 1}
     assert hints_in_record({"hints": {"7": 2, "x": 1, "1": -3, "0": "many"}}, 2) == {}
     assert hints_in_record({"hints": [1, 2]}, 2) == {} and hints_in_record([], 2) == {}
+
+
+def test_the_hint_panel_shows_each_plans_standing_and_says_why_a_lower_chance_can_rank_first() -> None:
+    from rich.console import Console
+
+    from powergrid.coach.hint import Choice, Hint
+    from powergrid.tui.coach import hint_panel
+
+    def choice(plan: str, chance: float, score: float) -> Choice:
+        return Choice(pg.Action("done"), plan, chance, score, 8)
+
+    def shown(advice: Hint) -> str:
+        console = Console(width=160, record=True, color_system=None)
+        console.print(hint_panel(advice))
+        return console.export_text()
+
+    best, other = choice("build 1 (Duisburg) for 10", 0.30, -1.4), choice("build 3 for 36", 0.42, -33.5)
+    advice = Hint(0, 1, "build", pg.Action("done"), "Build in Duisburg.", 0.30, [other], best=best)
+    text = shown(advice)
+    assert "against the best rival" in text and "-1 E" in text and "-34 E" in text
+    assert "a higher chance can come with a weaker position" in text  # the ranking explained
+    lower = choice("build nothing", 0.20, 5.2)
+    assert "+5 E" in shown(Hint(0, 1, "build", pg.Action("done"), "x", 0.30, [lower], best=best))
+    assert "weaker position" not in shown(Hint(0, 1, "build", pg.Action("done"), "x", 0.30, [lower], best=best))

@@ -129,6 +129,9 @@ def test_a_round_against_a_bot_with_chat_and_clocks(server: ServerProcess) -> No
             child.expect(shown("P0 Red (Ada): hello <b>table</b>"))
             said = True
             child.expect(DECISION)
+            child.sendline("clock")  # every clock as of now, at any prompt
+            child.expect(r"Clocks: ▶ (?:\x1b\[[0-9;]*m)*P0 Red[^\n]*1[45]:\d\d")
+            child.expect(DECISION)
         if kind == "auction":
             child.sendline("1")
         elif kind == "bid":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 from .conftest import screenshot
@@ -42,6 +43,10 @@ def test_hint_button_draws_the_suggestion(server_url, new_page) -> None:
     page.wait_for_selector(f"#plant-market .plant-card.coach-hint[data-plant='{plant}']")
     assert "9 of 10 hints left" in page.locator("#decision .coach-left").inner_text()
     assert card.locator(".coach-alternatives tbody tr").count() >= 2
+    # each plan with its chance and where it leaves the seat against the best rival, in Elektro
+    assert card.locator(".coach-alternatives thead th").nth(2).text_content() == "against the best rival"
+    for cell in card.locator(".coach-alternatives tbody td:nth-child(3)").all_inner_texts():
+        assert re.fullmatch(r"[+-]?\d+\u00a0E", cell), cell
     screenshot(page, "coach-hint")
     # playing the suggestion clears the marks
     card.locator(".coach-play").click()

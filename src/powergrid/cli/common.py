@@ -22,6 +22,10 @@ import typer
 from rich.console import Console
 
 import powergrid as pg
+from powergrid.bots import levels as bot_levels
+
+#: the --bots options' list of bots, weakest first, with their ladder rating and time a move
+BOTS_HELP = "The bots (ladder rating, time a searched move): " + bot_levels.summary() + "."
 
 RECORD_FORMAT = "powergrid.game"
 RECORD_VERSION = 1

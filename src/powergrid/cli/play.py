@@ -17,7 +17,7 @@ from powergrid.sim.records import HUMAN, Seat, load_game_record
 from powergrid.sim.seeds import bot_seed
 from powergrid.tui import Session
 
-from .common import GameFileError, fail, load_timeline
+from .common import BOTS_HELP, GameFileError, fail, load_timeline
 from .main import app
 
 
@@ -77,7 +77,8 @@ def play(
     = "germany",
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2 to 6.")] = 4,
     bots: Annotated[str | None, typer.Option(help="Bots for the seats without a human: one name for all, "
-                                                  "or a comma-separated list (default: heuristic).")] = None,
+                                                  "or a comma-separated list (default: heuristic). "
+                                                  + BOTS_HELP)] = None,
     humans: Annotated[int, typer.Option(help="People playing at this terminal (hot-seat).")] = 1,
     seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
     regions: Annotated[str | None, typer.Option(help="Comma-separated regions in play.")] = None,

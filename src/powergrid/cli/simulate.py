@@ -15,7 +15,7 @@ from rich.table import Table
 import powergrid as pg
 from powergrid.bots import Bot, make_bot
 
-from .common import console, derive_seed, err_console, fail, game_record, write_json
+from .common import BOTS_HELP, console, derive_seed, err_console, fail, game_record, write_json
 from .main import app
 
 #: Summary fields that depend on the machine, not on the games played.
@@ -108,7 +108,8 @@ def simulate(
     players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2 to 6.")] = 4,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Number of games to play.")] = 10,
     seed: Annotated[int, typer.Option(help="Seed of the run; each game and bot seed comes from it.")] = 1,
-    bots: Annotated[str, typer.Option(help="Bot for every seat, or a comma-separated list, one per seat.")]
+    bots: Annotated[str, typer.Option(help="Bot for every seat, or a comma-separated list, one per seat. "
+                                          + BOTS_HELP)]
     = "random",
     regions: Annotated[str | None, typer.Option(help="Comma-separated regions in play (default: drawn "
                                                      "per game).")] = None,

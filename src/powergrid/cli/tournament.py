@@ -23,7 +23,7 @@ from powergrid.sim import BACKENDS, BotSummary, GameResult, Tournament, run_tour
 from powergrid.sim import ratings as rating_fit
 from powergrid.sim.backends import default_workers
 
-from .common import console, err_console, fail, write_json
+from .common import BOTS_HELP, console, err_console, fail, write_json
 from .main import app
 
 
@@ -112,10 +112,7 @@ def _first_line(result: GameResult) -> str:
 @app.command()
 def tournament(
     bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat (rotated game by game), "
-                                           "or one name for every seat: random, greedy, bold, "
-                                           "heuristic, pimc[:fast|:strong] (plan search), "
-                                           "expert[:fast|:strong] (evaluator-guided search: "
-                                           "~0.05 / 0.2 / 0.5 s a move).")] = "random",
+                                           "or one name for every seat. " + BOTS_HELP)] = "random",
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players (default: one per bot).")]
     = None,
     map_name: Annotated[str, typer.Option("--map", help="Map name (germany, usa) or a map JSON file.")]

@@ -10,8 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..coach import Hint, hint
-from ..i18n import _, current, pgettext
+from ..i18n import N_, _, current, pgettext
 from ..rules import GameState
+from .names import money
 
 
 def ask_coach(state: GameState, seat: int, seed: int, level: str = "default") -> Hint:
@@ -36,6 +37,17 @@ def percent(chance: float) -> str:
     return pgettext("percent", "{n}%", n=round(chance * 100))
 
 
+#: said under the choices when one the coach ranks lower shows a higher chance (docs/coach.md)
+WEIGHED = N_("Ranked by the chance to win and by where the plan leaves you against the best rival, in "
+             "Elektro: a higher chance can come with a weaker position.")
+
+
+def standing(score: float) -> str:
+    """A plan's position against the best rival after the look-ahead: ``+12 E``, ``-34 E``."""
+    amount = round(score)
+    return ("+" if amount > 0 else "") + money(amount)
+
+
 def hint_panel(advice: Hint) -> Panel:
     """The suggestion, its reason, and the next best choices with their chances to win."""
     head = Text(_("Suggested: "), style="bold")
@@ -48,10 +60,14 @@ def hint_panel(advice: Hint) -> Panel:
         table.add_column(pgettext("column", "plan"))
         table.add_column(pgettext("column", "starts with"))
         table.add_column(pgettext("column", "chance to win"), justify="right")
+        table.add_column(pgettext("column", "against the best rival"), justify="right")
         if advice.best is not None:
             table.add_row(Text(advice.best.plan, style="green"), str(advice.best.action),
-                          percent(advice.best.win_chance))
+                          percent(advice.best.win_chance), standing(advice.best.score))
         for choice in advice.alternatives:
-            table.add_row(choice.plan, str(choice.action), percent(choice.win_chance))
+            table.add_row(choice.plan, str(choice.action), percent(choice.win_chance), standing(choice.score))
         parts.append(table)
+        best = advice.best.win_chance if advice.best is not None else advice.win_chance
+        if any(choice.win_chance > best + 0.005 for choice in advice.alternatives):
+            parts.append(Text(_(WEIGHED), style="dim"))
     return Panel(Group(*parts), title=_("hint"), border_style="green")

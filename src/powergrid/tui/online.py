@@ -39,6 +39,7 @@ HELP_ONLINE = N_("""[bold]Online[/], at any prompt, your turn or not:
   order power <plants> burn <fuel> (bureaucracy: choose now, played at your turn) · order (show
   yours) · order cancel · leave (the stand-in bot plays your seat) · back (take your seat back) ·
   quit (close this terminal; your seat stays yours: join again with the same link)""")
+HELP_CLOCK = N_("  clock (every player's time left, as of now)")
 
 #: the chat's quick phrases (the server sends their key; each reader sees them in their language)
 PHRASES = {"good_luck": N_("Good luck!"), "good_game": N_("Good game"), "your_turn": N_("Your turn"),
@@ -331,6 +332,11 @@ class OnlineSession:
             return None
         return max(0.0, turn_left(clocks, self.seat, left) - low_at(clocks)) + 0.05
 
+    def show_clocks(self) -> None:
+        """Every clock as of now (the board shows them as of its last redraw)."""
+        line = clocks_line(self.message.get("clocks"), self.remote.server_now())
+        self.out(line if line is not None else Text(_("This game has no clocks."), style="dim"))
+
     def warn_low_clock(self) -> None:
         clocks = self.message.get("clocks")
         if not self.my_decision() or not timed(clocks):
@@ -357,6 +363,8 @@ class OnlineSession:
             self.order_command(rest)
         elif head in ("leave", "back") and not rest:
             self.leave() if head == "leave" else self.come_back()
+        elif head == "clock" and not rest:
+            self.show_clocks()
         elif head == "quit" and not rest:
             raise QuitOnline
         elif self.menu is not None:
@@ -434,7 +442,7 @@ class OnlineSession:
 
     def show_help(self) -> None:
         end = self.state.scn.end_cities if self.state is not None else 0
-        self.out(Panel(_(HELP, end=end) + "\n" + _(HELP_ONLINE), title=_("help")))
+        self.out(Panel(_(HELP, end=end) + "\n" + _(HELP_ONLINE) + "\n" + _(HELP_CLOCK), title=_("help")))
 
     def show_log(self, arg: str) -> None:
         if arg and not arg.isdigit():

@@ -172,12 +172,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/bots", tags=["bots"])
     async def list_bots() -> dict[str, Any]:
-        """The bots a seat can be given (kind or kind:level), weakest first."""
-        from powergrid.bots import bot_names
+        """The bots a seat can be given (kind or kind:level), weakest first, and what each is like
+        (``about``: its kind, its rating on the published ladder, Elo scale with its 95% interval,
+        and its CPU seconds per searched decision, 0 for a bot that does not search)."""
+        from powergrid.bots import bot_names, levels
         order = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong", "expert:fast",
                  "expert", "expert:strong"]
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
-        return {"bots": names}
+        return {"bots": names, "about": {n: levels.facts(n).to_dict() for n in names}}
 
     @app.get("/api/server/stats", tags=["server"])
     async def server_stats(request: Request, reset: bool = False) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 // board, the plant market and the resource market), and a finished game's analysis.
 import { lineChart } from "./charts.js";
 import { api, h, notation, phaseWord, playerChip, toast } from "./common.js";
-import { language, pt, t, withNodes } from "./i18n.js";
+import { elektro, language, pt, t, withNodes } from "./i18n.js";
 
 const HINT_MARK = "coach-hint";
 const POLL_MS = 700;
@@ -42,18 +42,31 @@ export function hintSteps(hint) {
   return hint.steps && hint.steps.length ? hint.steps : [hint.action];
 }
 
+/** A plan's position against the best rival after the look-ahead: "+12 E", "−34 E". */
+function standing(score) {
+  if (typeof score !== "number") return "";
+  const amount = Math.round(score);
+  return (amount > 0 ? "+" : "") + elektro(amount);
+}
+
 function hintCard(hint, actAll) {
   const best = hint.best || { plan: hint.action, win_chance: hint.win_chance };
-  const rows = [best, ...(hint.alternatives || [])].map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
-    h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance))));
+  const choices = [best, ...(hint.alternatives || [])];
+  const rows = choices.map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
+    h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance)),
+    h("td", { class: "num" }, standing(choice.score))));
+  // the coach ranks as the expert search does: the chance and the position together (docs/coach.md)
+  const weighed = choices.slice(1).some((choice) => choice.win_chance > best.win_chance + 0.005);
   // the step in words (a hint from an older server has only the notation)
   const headline = hint.headline ? h("b", { class: "coach-move" }, hint.headline) : h("b", { class: "coach-move" }, notation(hint.action));
   return h("div", { class: "coach-card", role: "status" },
     h("div", { class: "coach-action" }, ...withNodes(t("Suggested: {action}"), { action: headline })),
     h("p", { class: "coach-reason" }, hint.reason),
     h("table", { class: "coach-alternatives" },
-      h("thead", {}, h("tr", {}, h("th", {}, t("plan")), h("th", { class: "num" }, t("chance to win")))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("plan")), h("th", { class: "num" }, t("chance to win")),
+        h("th", { class: "num" }, pt("column", "against the best rival")))),
       h("tbody", {}, ...rows)),
+    weighed ? h("p", { class: "muted coach-note" }, t("Ranked by the chance to win and by where the plan leaves you against the best rival, in Elektro: a higher chance can come with a weaker position.")) : null,
     actAll ? h("button", { type: "button", class: "btn small primary coach-play", "data-steps": hintSteps(hint).join(" | "), onclick: () => actAll(hintSteps(hint)) },
       t("Play it")) : null);
 }

@@ -9,21 +9,30 @@ import { clockBadge, clockRequest, setUpClockForm } from "./clocks.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** A bot's name and what it is like ("heuristic (solid)"); the names are the bots' own. */
-function botWords(bot) {
+/** What kind of player a bot is ("plan search, fast"); the names are the bots' own. */
+function botKind(bot) {
   switch (bot) {
     case "random": return t("random (plays any legal move)");
     case "heuristic": return t("heuristic (solid)");
     case "greedy": return t("greedy (plays for income)");
     case "bold": return t("bold (a bolder heuristic)");
-    case "pimc": case "mcts": return t("plan search (strong)");
-    case "pimc:fast": case "mcts:fast": return t("plan search, fast (good)");
-    case "pimc:strong": case "mcts:strong": return t("plan search, strong (slow)");
-    case "expert:fast": return t("evaluator search, fast (~0.05 s a move)");
-    case "expert": return t("evaluator search (~0.2 s a move)");
-    case "expert:strong": return t("evaluator search, strongest (~0.5 s a move)");
+    case "pimc": case "mcts": return pt("bot", "plan search");
+    case "pimc:fast": case "mcts:fast": return t("plan search, fast");
+    case "pimc:strong": case "mcts:strong": return t("plan search, strong");
+    case "expert:fast": return t("evaluator search, fast");
+    case "expert": return pt("bot", "evaluator search");
+    case "expert:strong": return t("evaluator search, strong");
     default: return bot;
   }
+}
+
+/** A bot's strength on the published ladder and its speed, where the server says them
+ * ("Elo 1702 · ~0.08 s a move"); "" where it does not. */
+function botFigures(bot) {
+  const about = form.about[bot];
+  if (!about) return "";
+  const speed = about.seconds ? t("~{seconds} s a move", { seconds: formatNumber(about.seconds) }) : t("instant");
+  return about.elo == null ? speed : t("Elo {elo} · {speed}", { elo: about.elo, speed });
 }
 
 /** A game's status as the server names it ("playing", "over"...), in words. */
@@ -43,6 +52,8 @@ const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pi
 const form = {
   maps: ["germany", "usa"],
   bots: ["random"],
+  /** each bot's ladder rating and speed (GET /api/bots), by name */
+  about: {},
   map: "germany",
   players: 2,
   variant: "standard",
@@ -170,14 +181,17 @@ function toggleRegion(region) {
 
 function drawSeats() {
   $("seat-rows").replaceChildren(...form.seats.map((seat, i) => {
+    // the chosen bot's figures beside the box: in the box they would be cut off (a phone's box is narrow)
+    const figures = h("span", { class: "bot-figures", "data-figures": i }, seat.kind === "bot" ? botFigures(seat.bot) : "");
     const select = h("select", { "aria-label": t("{player} is played by", { player: playerName(i) }), "data-seat": i, onchange: (event) => {
       const value = event.target.value;
       form.seats[i] = value === "human" ? { kind: "human" } : value === "open" ? { kind: "human", open: true } : { kind: "bot", bot: value };
+      figures.textContent = form.seats[i].kind === "bot" ? botFigures(value) : "";
     } },
     h("option", { value: "human", selected: seat.kind === "human" && !seat.open }, t("Human (seat link)")),
     ...(form.public ? [h("option", { value: "open", selected: Boolean(seat.open) }, t("Open: anyone may join"))] : []),
-    ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, t("Bot: {bot}", { bot: botWords(bot) }))));
-    return h("div", { class: "seat-row" }, playerChip(i), select);
+    ...form.bots.map((bot) => h("option", { value: bot, selected: seat.kind === "bot" && seat.bot === bot }, t("Bot: {bot}", { bot: botKind(bot) }))));
+    return h("div", { class: "seat-row" }, playerChip(i), select, figures);
   }), h("div", { class: "region-note" }, t("The seating order is drawn at random when the game starts.")));
 }
 
@@ -361,6 +375,7 @@ async function start() {
     const bots = await api("/api/bots");
     const names = Array.isArray(bots) ? bots : bots.bots;
     if (names && names.length) form.bots = names.map((bot) => (typeof bot === "string" ? bot : bot.name));
+    if (bots.about && typeof bots.about === "object") form.about = bots.about;
   } catch (err) {
     /* a server without GET /api/bots: offer the bots the project ships */
     form.bots = FALLBACK_BOTS;

@@ -1,0 +1,84 @@
+"""What each bot is like, in two figures: its strength on the published ladder and its speed.
+
+The ratings come from ``ladder.json``, written by ``benchmarks/ladder.py --write`` from a
+round robin of every bot and level (docs/bots.md, "Ladder"): Elo scale, the heuristic 1500.
+The speeds are CPU seconds per searched decision on the 2-core development machine
+(docs/bots.md); a bot that does not search answers at once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+LADDER_FILE = "ladder.json"
+
+#: CPU seconds per searched decision (docs/bots.md: the bots' table, and the expert's levels)
+SECONDS: dict[str, float] = {"pimc:fast": 0.02, "pimc": 0.08, "pimc:strong": 0.35,
+                             "expert:fast": 0.04, "expert": 0.19, "expert:strong": 0.5}
+
+#: what kind of player each bot is, in a few words (English; the lobby has them translated)
+KINDS: dict[str, str] = {"random": "plays any legal move", "greedy": "plays for income",
+                         "bold": "a bolder heuristic", "heuristic": "rule-based",
+                         "pimc": "plan search", "expert": "evaluator-guided search"}
+
+
+@dataclass(frozen=True)
+class Facts:
+    name: str
+    kind: str                  # KINDS' words
+    elo: int | None            # on the ladder (None: not on it)
+    low: int | None            # its 95% interval, Elo scale
+    high: int | None
+    seconds: float             # per searched decision; 0 for a bot that does not search
+
+    def words(self) -> str:
+        """``plan search, Elo 1702, ~0.08 s a move`` (English)."""
+        parts = [self.kind]
+        if self.elo is not None:
+            parts.append(f"Elo {self.elo}")
+        parts.append(f"~{self.seconds:g} s a move" if self.seconds else "instant")
+        return ", ".join(parts)
+
+    def short(self) -> str:
+        """``Elo 1702, ~0.08 s`` (English)."""
+        speed = f"~{self.seconds:g} s" if self.seconds else "instant"
+        return speed if self.elo is None else f"Elo {self.elo}, {speed}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "elo": self.elo, "low": self.low, "high": self.high,
+                "seconds": self.seconds}
+
+
+@lru_cache(maxsize=1)
+def ladder() -> dict[str, Any]:
+    """The published ladder: ``{"seed", "games", "command", "ratings": {bot: {elo, low, high}}}``."""
+    data: dict[str, Any] = json.loads(resources.files(__package__).joinpath(LADDER_FILE).read_text())
+    return data
+
+
+def facts(name: str) -> Facts:
+    """The figures of a bot name (``pimc``, ``expert:fast``, an alias such as ``mcts``)."""
+    from . import ALIASES
+
+    kind, _, level = name.strip().partition(":")
+    kind = ALIASES.get(kind, kind)
+    full = f"{kind}:{level}" if level and level != "default" else kind
+    rated = ladder()["ratings"].get(full)
+    return Facts(full, KINDS.get(kind, kind), rated and rated["elo"], rated and rated["low"],
+                 rated and rated["high"], SECONDS.get(full, 0.0))
+
+
+def summary() -> str:
+    """Every bot with its figures, for the command line's help: ``random (Elo 744, instant), ...``."""
+    from . import bot_names
+
+    rated = ladder()["ratings"]
+    names = sorted(bot_names(), key=lambda n: (rated.get(n, {}).get("elo", 0), n))
+    return ", ".join(f"{n} ({facts(n).short()})" for n in names)
+
+
+__all__ = ["Facts", "facts", "ladder", "summary"]
