@@ -110,6 +110,9 @@ def test_build_hint_shows_the_cities() -> None:
     seat = state.current_player
     assert seat is not None
     advice = hint(state.view(seat), seed=1, budget=BUDGET)
+    capacity = sum(state.scn.plant_cities[p] for p in state.plants[seat])
+    noun = "city" if capacity == 1 else "cities"
+    assert advice.reason.endswith(f" Your plants can power {capacity} {noun}."), advice.reason
     if advice.action.kind == "build":
         assert advice.cities and advice.cities[0] == advice.action.city
         assert all(name in advice.reason for name in advice.cities)

@@ -251,18 +251,17 @@ class PlanWords:
         if kind == "build":
             names, cost = self._build_run(plan[1])
             capacity = sum(v.scn.plant_cities[p] for p in v.plants[seat])
+            plants = tr.ngettext("Your plants can power {n} city.", "Your plants can power {n} cities.",
+                                 capacity)
             if not names:
-                return tr.ngettext("Build nothing this turn: keep your {amount} Elektro; your plants power "
-                                   "{capacity} and you have {n} city.",
-                                   "Build nothing this turn: keep your {amount} Elektro; your plants power "
-                                   "{capacity} and you have {n} cities.", owned_now,
-                                   amount=money, capacity=capacity)
+                return tr.ngettext(
+                    "Build nothing this turn: keep your {amount} Elektro; you have {n} city.",
+                    "Build nothing this turn: keep your {amount} Elektro; you have {n} cities.",
+                    owned_now, amount=money) + " " + plants
             owned = owned_now + len(names)
-            return tr.ngettext("Build in {list} for {amount} Elektro: you will have {n} city and your "
-                               "plants power {capacity}.",
-                               "Build in {list} for {amount} Elektro: you will have {n} cities and your "
-                               "plants power {capacity}.", owned,
-                               list=", ".join(names), amount=cost, capacity=capacity)
+            return tr.ngettext("Build in {list} for {amount} Elektro: you will have {n} city.",
+                               "Build in {list} for {amount} Elektro: you will have {n} cities.", owned,
+                               list=", ".join(names), amount=cost) + " " + plants
         if kind == "seq":
             buys = [0, 0, 0, 0]
             for a in plan[1]:
