@@ -185,3 +185,19 @@ def test_a_hint_weighs_the_expert_searchs_plans_and_ranks_them_as_it_does() -> N
     assert advice.best is not None and advice.action == first_action(view, seat, tallies[0].plan, legal)
     with pytest.raises(ValueError, match="rank_by"):
         compare(view, seat, wide, random.Random(1), 10, 2, rank_by="luck")
+
+
+def test_a_bid_limit_at_the_least_raise_says_one_bid_and_no_more() -> None:
+    from powergrid.coach.hint import PlanWords
+
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=2))
+    opener = state.current_player
+    assert opener is not None
+    state.apply(pg.Action("open", 3, 3))
+    seat = state.current_player
+    assert seat is not None and state.auc_plant == 3 and state.auc_bid == 3
+    words = PlanWords(state.view(seat), seat, random.Random(1))
+    assert words.plan(("limit", 3, 4)) == "bid 4 on plant 3, and no more"
+    assert words.reason(("limit", 3, 4)).startswith("Bid 4 on plant 3 and no more: it powers")
+    assert words.plan(("limit", 3, 9)) == "bid on plant 3, up to 9"
+    assert words.reason(("limit", 3, 9)).startswith("Bid on plant 3 up to 9: ")

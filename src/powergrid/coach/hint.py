@@ -202,6 +202,8 @@ class PlanWords:
         v = self.view
         kind = plan[0]
         if kind == "limit":
+            if v.auc_plant and plan[2] <= v.auc_bid + 1:  # the least raise is the limit: one bid, then out
+                return tr.gettext("bid {amount} on plant {plant}, and no more", plant=plan[1], amount=plan[2])
             if v.auc_plant:
                 return tr.gettext("bid on plant {plant}, up to {amount}", plant=plan[1], amount=plan[2])
             return tr.gettext("open plant {plant}, bid up to {amount}", plant=plan[1], amount=plan[2])
@@ -234,6 +236,9 @@ class PlanWords:
         money, owned_now = v.money[seat], len(v.cities[seat])
         if kind == "limit":
             plant, top = plan[1], plan[2]
+            if v.auc_plant and top <= v.auc_bid + 1:
+                return tr.gettext("Bid {amount} on plant {plant} and no more: {why}.", plant=plant,
+                                  amount=top, why=self.plant_words(plant))
             if v.auc_plant:
                 return tr.gettext("Bid on plant {plant} up to {amount}: {why}.", plant=plant, amount=top,
                                   why=self.plant_words(plant))
