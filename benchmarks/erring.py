@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import powergrid as pg
-from powergrid.bots import Bot, heuristic, make_bot
+from powergrid.bots import Bot, ExpertBot, heuristic, make_bot
 
 ERROR_RATES = (0.0, 0.0, 0.01, 0.03, 0.08)
 
@@ -28,7 +28,14 @@ class ErringHeuristic(Bot):
 
 
 def bot_factory(spec: str, seed: int) -> Bot:
-    """``make_bot`` that also knows ``erring:RATE``."""
+    """``make_bot`` that also knows ``erring:RATE``, and ``expert[:LEVEL]@CALLS``: an ``expert``
+    level with another budget (forward-model calls a search), for trying levels in matches."""
     if spec.startswith("erring:"):
         return ErringHeuristic(seed, float(spec.split(":")[1]))
+    if spec.startswith("expert") and "@" in spec:
+        name, _, calls = spec.partition("@")
+        level = name.partition(":")[2] or "default"
+        bot = ExpertBot(seed, budget=int(calls), level=level)
+        bot.name = spec
+        return bot
     return make_bot(spec, seed)
