@@ -43,6 +43,16 @@ def test_bots_lists_every_bot_the_lobby_may_offer(client: TestClient) -> None:
     assert bots[0] == "random" and bots.index("heuristic") < bots.index("pimc") < bots.index("pimc:strong")
 
 
+def test_bots_say_what_each_is_like_strength_and_speed(client: TestClient) -> None:
+    answer = client.get("/api/bots").json()
+    about = answer["about"]
+    assert set(about) == set(answer["bots"])
+    assert about["heuristic"]["elo"] == 1500 and about["heuristic"]["seconds"] == 0
+    assert about["expert"]["kind"] == "evaluator-guided search" and 0 < about["expert"]["seconds"] < 1
+    for name, facts in about.items():  # every bot is on the published ladder, inside its interval
+        assert facts["low"] <= facts["elo"] <= facts["high"], name
+
+
 # ------------------------------------------------------------------ creating
 def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     game = create(client, 3, [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}])

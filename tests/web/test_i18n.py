@@ -75,6 +75,11 @@ def test_every_screen_in_the_language(server_url, new_page, proper_names, lang: 
     page.wait_for_selector("#game-list .game-item, #game-list .empty-note:not([data-i18n])", state="attached")
     assert page.evaluate("document.documentElement.lang") == lang
     check_screen(page, lang, "lobby", english)
+    # the chosen bot's ladder rating and time a move beside its box, the number in the reader's digits
+    page.select_option("select[data-seat='1']", "expert")
+    figures = page.locator("[data-figures='1']").text_content() or ""
+    assert "Elo " in figures and ("0,19" if lang in ("de", "pl", "pt", "ro") else "0.19") in figures, figures
+    check_screen(page, lang, "lobby-bot", english)
 
     # a game at each phase of its first round, seen by the human seat
     bots = [{"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]

@@ -1,0 +1,45 @@
+"""What each bot is like: the published ladder (benchmarks/ladder.py --write) and the speeds."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from powergrid.bots import bot_names, levels
+from powergrid.cli.main import _register, app
+
+
+def test_the_published_ladder_rates_every_bot_the_lobby_offers() -> None:
+    published = levels.ladder()
+    assert published["games"] >= 1000 and "benchmarks/ladder.py" in published["command"]
+    assert set(published["ratings"]) == set(bot_names())
+    assert published["ratings"]["heuristic"]["elo"] == 1500  # the anchor
+    for name, rated in published["ratings"].items():
+        assert rated["low"] <= rated["elo"] <= rated["high"], name
+    # the ladder's ends are not in doubt: random is the weakest, the searches beat the heuristic
+    elo = {name: rated["elo"] for name, rated in published["ratings"].items()}
+    assert min(elo, key=elo.__getitem__) == "random"
+    assert all(elo[name] > elo["heuristic"] for name in elo if name.startswith(("pimc", "expert")))
+
+
+@pytest.mark.parametrize("name, kind, searches", [("random", "plays any legal move", False),
+                                                  ("mcts:fast", "plan search", True),
+                                                  ("expert", "evaluator-guided search", True),
+                                                  ("expert:strong", "evaluator-guided search", True)])
+def test_a_bots_facts_and_words(name: str, kind: str, searches: bool) -> None:
+    facts = levels.facts(name)
+    assert facts.kind == kind and facts.elo is not None
+    assert (facts.seconds > 0) == searches
+    words = facts.words()
+    assert words.startswith(kind) and f"Elo {facts.elo}" in words
+    assert ("s a move" in words) == searches and ("instant" in words) != searches
+    assert levels.facts("pimc:default") == levels.facts("pimc")
+
+
+def test_the_bots_option_lists_every_bot_with_its_figures() -> None:
+    _register()
+    text = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "400"}).output
+    for name in bot_names():
+        assert f"{name} ({levels.facts(name).short()})" in text
+    summary = levels.summary()
+    assert summary.index("random (") < summary.index("heuristic (")  # weakest first
