@@ -28,14 +28,18 @@ class ErringHeuristic(Bot):
 
 
 def bot_factory(spec: str, seed: int) -> Bot:
-    """``make_bot`` that also knows ``erring:RATE``, and ``expert[:LEVEL]@CALLS``: an ``expert``
-    level with another budget (forward-model calls a search), for trying levels in matches."""
+    """``make_bot`` that also knows ``erring:RATE``, and ``expert[:LEVEL]@CALLS[/hH][/aA]``: an
+    ``expert`` level with another budget (forward-model calls a search) and, optionally, another
+    horizon (rounds) and anchor scale (``expert.ANCHOR_SCALE``), for trying levels in matches."""
     if spec.startswith("erring:"):
         return ErringHeuristic(seed, float(spec.split(":")[1]))
     if spec.startswith("expert") and "@" in spec:
-        name, _, calls = spec.partition("@")
+        name, _, rest = spec.partition("@")
         level = name.partition(":")[2] or "default"
-        bot = ExpertBot(seed, budget=int(calls), level=level)
+        calls, *options = rest.split("/")
+        knobs = {"h": ("horizon", int), "a": ("anchor_scale", float)}
+        given = {knobs[o[0]][0]: knobs[o[0]][1](o[1:]) for o in options}
+        bot = ExpertBot(seed, budget=int(calls), level=level, **given)
         bot.name = spec
         return bot
     return make_bot(spec, seed)

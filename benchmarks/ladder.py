@@ -45,30 +45,67 @@ def _play(spec: GameSpec) -> GameResult:
     return result
 
 
-def play(specs: Sequence[GameSpec], workers: int, seconds: float | None) -> list[GameResult]:
-    """The games, on ``workers`` processes; at ``seconds`` the unfinished ones are dropped."""
+def play(specs: Sequence[GameSpec], workers: int, seconds: float | None,
+         keep: Path | None = None) -> list[GameResult]:
+    """The games, on ``workers`` processes; at ``seconds`` the unfinished ones are dropped. With
+    ``keep``, each finished game is appended to that file (``saved_games`` reads it back)."""
     deadline = None if seconds is None else time.monotonic() + seconds
     out: list[GameResult] = []
-    if workers <= 1 and deadline is None:
-        return [_play(s) for s in specs]
-    pool = multiprocessing.get_context("spawn").Pool(workers)
+    sink = keep.open("a") if keep is not None else None
+    pool = multiprocessing.get_context("spawn").Pool(workers) if workers > 1 or deadline else None
     try:
-        pending = pool.imap_unordered(_play, specs)
+        pending = pool.imap_unordered(_play, specs) if pool else map(_play, specs)
         for _ in specs:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 break
             try:
-                out.append(pending.next(timeout=wait))
+                result = pending.next(timeout=wait) if pool else next(pending)  # type: ignore[attr-defined]
             except multiprocessing.TimeoutError:
                 break
+            out.append(result)
+            if sink is not None and result.ok:
+                sink.write(json.dumps(_saved(result)) + "\n")
+                sink.flush()
     finally:
-        pool.terminate()
-        pool.join()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        if sink is not None:
+            sink.close()
     for r in out:
         if not r.ok:
             print("failed game:", (r.error or "").splitlines()[0], file=sys.stderr)
     return sorted(out, key=lambda r: r.index)
+
+
+def _saved(result: GameResult) -> dict[str, Any]:
+    """A finished game as one line of a games file: its record less the moves and the per-round
+    figures (what the ratings read: seats, winners, powered cities, money, cities)."""
+    data = result.to_dict()
+    for heavy in ("actions", "money_by_round", "cities_by_round"):
+        data[heavy] = []
+    return data
+
+
+def saved_games(path: Path, specs: Sequence[GameSpec]) -> dict[int, GameResult]:
+    """The games of this plan already in a games file, by index (a run cut off by ``--seconds``
+    goes on where it stopped: budgets count calls, so a game replays the same whenever it is
+    played). A line that names another game than the plan's at its index is an error."""
+    planned = {spec.index: spec for spec in specs}
+    found: dict[int, GameResult] = {}
+    if not path.exists():
+        return found
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        result = GameResult.from_dict(json.loads(line))
+        spec = planned.get(result.index)
+        if spec is None or spec.config != result.config or spec.seats != result.seats:
+            raise SystemExit(f"{path}:{number}: game {result.index} is not this plan's "
+                             "(other bots, pairs, tables or seed): use another --games-file")
+        found[result.index] = result
+    return found
 
 
 def match_specs(bots: Sequence[str], games: int, seed: int, map_name: str) -> list[GameSpec]:
@@ -147,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seconds", type=float, help="stop at this wall-clock limit")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--games-file", type=Path,
+                    help="keep every finished game of the ladder in this file (JSON lines) and play "
+                         "only the games not in it yet: a ladder grows over several runs")
     ap.add_argument("--write", action="store_true",
                     help="publish the ratings in the package (src/powergrid/bots/ladder.json): the lobby "
                          "and the command line show them")
@@ -162,7 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         bots = [b.strip() for b in args.bots.split(",")]
         specs = ladder_specs(bots, args.pair_games, args.tables, args.seed)
-        results = play(specs, args.workers, args.seconds)
+        before = saved_games(args.games_file, specs) if args.games_file else {}
+        if before:
+            print(f"{len(before)} games already played ({args.games_file})")
+        results = play([s for s in specs if s.index not in before], args.workers, args.seconds,
+                       args.games_file)
+        results = sorted([*before.values(), *results], key=lambda r: r.index)
         tables = ratings.tables_of(results)
         anchor = "heuristic" if "heuristic" in bots else bots[0]
         rated = ratings.ratings(tables, bots, anchor=anchor)

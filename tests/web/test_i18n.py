@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from powergrid.bots import levels
+
 from .i18n_text import LANGUAGES, OVERFLOWS, VISIBLE_TEXT, catalogue, english_words, words
 from .moves import TURN_OR_END, act_via_api, api, create_game, play_one_decision
 
@@ -78,7 +80,10 @@ def test_every_screen_in_the_language(server_url, new_page, proper_names, lang: 
     # the chosen bot's ladder rating and time a move beside its box, the number in the reader's digits
     page.select_option("select[data-seat='1']", "expert")
     figures = page.locator("[data-figures='1']").text_content() or ""
-    assert "Elo " in figures and ("0,19" if lang in ("de", "pl", "pt", "ro") else "0.19") in figures, figures
+    seconds = str(levels.SECONDS["expert"])
+    if lang in ("de", "pl", "pt", "ro"):
+        seconds = seconds.replace(".", ",")
+    assert "Elo " in figures and f"~{seconds} " in figures, figures
     check_screen(page, lang, "lobby-bot", english)
 
     # a game at each phase of its first round, seen by the human seat

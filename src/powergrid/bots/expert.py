@@ -49,11 +49,13 @@ class Level:
 ANCHOR_SCALE = 200.0
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.05 s)"),
-    "default": Level(6000, 2, 1, "evaluator-guided search, 6,000 calls a decision (~0.2 s)"),
+    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.02 s)"),
+    # 10,000 calls with the strong level's bid limits: it beat pimc 70.2% of 200 2-player games,
+    # where 6,000 calls with three more limits won 61.3% (benchmarks/results/2026-11-strength-evaluator.md)
+    "default": Level(10000, 2, 2, "evaluator-guided search, 10,000 calls a decision (~0.1 s)"),
     # two rounds ahead, not three: with three it lost to the default level (44% of 200 games), with
     # two it won 57% of 191 (benchmarks/results/2026-11-strength-evaluator.md)
-    "strong": Level(20000, 2, 2, "evaluator-guided search, 20,000 calls a decision (~0.5 s)"),
+    "strong": Level(20000, 2, 2, "evaluator-guided search, 20,000 calls a decision (~0.2 s)"),
 }
 
 
@@ -102,7 +104,7 @@ def rollout(w: GameState, me: int, plan: search.Plan | None, stop_round: int) ->
     return search.rollout(w, me, plan, stop_round, scope_of=_scope, planned=_still_planned, play=_play)
 
 
-def leaf_value(w: GameState, me: int) -> float:
+def leaf_value(w: GameState, me: int, anchor_scale: float = ANCHOR_SCALE) -> float:
     """The rollout's end for the seat: its chance to win by the learned evaluator (a finished
     game: its result), plus the plan search's score (its position less the best rival's, in
     Elektro) over ANCHOR_SCALE.
@@ -111,7 +113,7 @@ def leaf_value(w: GameState, me: int) -> float:
     positions no training game had (buying no fuel, letting every plant go for rounds on end),
     where the evaluator's chances are guesses, and lost to ``pimc`` 3 games in 4 (docs/bots.md).
     """
-    anchor = search.evaluate(w, me) / ANCHOR_SCALE
+    anchor = search.evaluate(w, me) / anchor_scale
     if w.is_over:
         return anchor + (1.0 / len(w.winners) if me in w.winners else 0.0)
     model = value.value_model()
@@ -127,7 +129,7 @@ class Tally:
 
 
 def compare(view: GameView, seat: int, plans: list[search.Plan], budget: int, horizon: int,
-            rng: random.Random) -> Tally:
+            rng: random.Random, anchor_scale: float = ANCHOR_SCALE) -> Tally:
     """Every plan on the same sampled games until the budget is spent (successive halving)."""
     tally = Tally([0.0] * len(plans), [0] * len(plans), list(range(len(plans))), 0)
     stop_round = view.round + horizon
@@ -137,7 +139,7 @@ def compare(view: GameView, seat: int, plans: list[search.Plan], budget: int, ho
         for i in tally.alive:
             w = world.clone()
             tally.calls += rollout(w, seat, plans[i], stop_round) + 1
-            tally.total[i] += leaf_value(w, seat)
+            tally.total[i] += leaf_value(w, seat, anchor_scale)
             tally.count[i] += 1
         sweeps += 1
         if tally.calls >= budget:
@@ -177,12 +179,13 @@ class ExpertBot(Bot):
     name = KIND
 
     def __init__(self, seed: int = 0, budget: int | None = None, *, level: str = "default",
-                 horizon: int | None = None) -> None:
+                 horizon: int | None = None, anchor_scale: float = ANCHOR_SCALE) -> None:
         base = LEVELS[level]
         super().__init__(seed, budget if budget is not None else base.budget)
         self.name = KIND if level == "default" else f"{KIND}:{level}"
         self.horizon = horizon if horizon is not None else base.horizon
         self.widen = base.widen
+        self.anchor_scale = anchor_scale
         self._rng = random.Random(seed)
         self._plan: tuple[tuple[Any, ...], search.Plan] | None = None
         self.calls = 0
@@ -212,7 +215,7 @@ class ExpertBot(Bot):
 
     def _search(self, view: GameView, seat: int, plans: list[search.Plan]) -> search.Plan:
         self.searches += 1
-        tally = compare(view, seat, plans, self.budget or 1, self.horizon, self._rng)
+        tally = compare(view, seat, plans, self.budget or 1, self.horizon, self._rng, self.anchor_scale)
         self.calls += tally.calls
         best = max(tally.alive, key=lambda i: (tally.total[i] / tally.count[i], -i))
         return plans[best]

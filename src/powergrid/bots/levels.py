@@ -16,9 +16,11 @@ from typing import Any
 
 LADDER_FILE = "ladder.json"
 
-#: CPU seconds per searched decision (docs/bots.md: the bots' table, and the expert's levels)
-SECONDS: dict[str, float] = {"pimc:fast": 0.02, "pimc": 0.08, "pimc:strong": 0.35,
-                             "expert:fast": 0.04, "expert": 0.19, "expert:strong": 0.5}
+#: CPU seconds per searched decision, 2-player Germany against pimc, 6 games each on the 2-core
+#: machine: ``python benchmarks/bot_time.py --bots pimc:fast,pimc,pimc:strong,expert:fast,expert,expert:strong
+#: --games 6 --seed 9300`` (docs/bots.md, "Time")
+SECONDS: dict[str, float] = {"pimc:fast": 0.008, "pimc": 0.03, "pimc:strong": 0.14,
+                             "expert:fast": 0.017, "expert": 0.1, "expert:strong": 0.19}
 
 #: what kind of player each bot is, in a few words (English; the lobby has them translated)
 KINDS: dict[str, str] = {"random": "plays any legal move", "greedy": "plays for income",
