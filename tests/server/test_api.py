@@ -81,6 +81,8 @@ def test_create_gives_tokens_to_human_seats_only(client: TestClient) -> None:
     {"players": 2, "colour": "red"},
     {"seed": -1},
     {"players": "four"},
+    {"players": 2, "undo_window_ms": -1},
+    {"players": 2, "undo_window_ms": 30_001},
 ])
 def test_create_refuses_bad_configs(client: TestClient, body: dict) -> None:
     before = client.get("/api/games").json()["games"]

@@ -83,7 +83,9 @@ def test_the_summary_and_play_again_before_the_end_are_refused(client: TestClien
 
 
 def test_a_finished_games_summary_adds_up_and_play_again_keeps_the_table(client: TestClient) -> None:
-    game = create(client, 3, seats=SEATS, bot_pace_ms=0, allow_undo=False, hints=False)
+    # undo on with a window of 1 ms (the tests' server has none): Play again keeps the creator's choice
+    game = create(client, 3, seats=SEATS, bot_pace_ms=0, undo_window_ms=1, hints=False)
+    assert game["undo_window_ms"] == 1
     gid = game["game_id"]
     play_to_the_end(client, game)
     record = client.get(f"/api/games/{gid}/record").json()
@@ -138,7 +140,8 @@ def test_a_finished_games_summary_adds_up_and_play_again_keeps_the_table(client:
     assert new_config == old_config
     assert not new_row.seeded and new_row.status == "playing"
     assert [(s.kind, s.bot) for s in new_row.seats] == [(s.kind, s.bot) for s in old_row.seats]
-    assert (new_row.public, new_row.allow_undo, new_row.bot_pace_ms) == (False, False, 0)
+    assert (new_row.public, new_row.allow_undo, new_row.bot_pace_ms) == (False, True, 0)
+    assert new_row.undo_window_ms == 1
     assert client.get(f"/api/games/{new}/hints", params={"seat": 0}, headers=auth(first)).json()["enabled"] \
         is False
     for seat, token in ((0, first), (2, other)):  # each person's own token takes their seat again

@@ -190,6 +190,34 @@ def test_a_window_of_0_keeps_the_bots_pace_alone(settings: Settings) -> None:
         assert undo_window.UNTIL not in json.loads(table.job(mine["version"]).payload)
 
 
+def test_the_games_creator_chooses_its_window(settings: Settings) -> None:
+    """A game's own window, against the server's: longer on a server without one, none on a server
+    with one (``undo_window_ms`` when the game is created)."""
+    clock = ManualClock()
+    chosen = 30_000  # ms, the most a creator may choose
+    plain = replace(settings, clock=clock, undo_window_ms=0, bot_pace_ms=0)
+    with TestClient(create_app(plain)) as client, bot_worker(plain):
+        table = BotTable(client, plain, undo_window_ms=chosen)
+        current = table.my_turn()
+        acted = clock.now()
+        mine = table.act(opening(current), current["version"])
+        assert mine["undo"]["until"] == pytest.approx(acted + chosen / 1000)
+        assert table.job(mine["version"]).not_before >= acted + chosen / 1000 - 1e-6
+        assert table.public()["version"] == mine["version"]  # held
+
+    windowed = replace(plain, undo_window_ms=chosen)
+    with TestClient(create_app(windowed)) as client, bot_worker(windowed):
+        table = BotTable(client, windowed, undo_window_ms=0)
+        current = table.my_turn()
+        mine = table.act(opening(current), current["version"])
+        assert "until" not in mine["undo"] and mine["can_undo"]
+        wait_for(lambda: table.public()["version"] > mine["version"])  # no test clock needed
+        assert table.public()["last"]["seat"] == 1
+        # unchosen, a game has the server's; with undo off, none
+        assert create(client, 2)["undo_window_ms"] == chosen
+        assert create(client, 2, allow_undo=False)["undo_window_ms"] == 0
+
+
 def test_no_window_where_undo_is_off(windowed: Settings) -> None:
     with TestClient(create_app(windowed)) as client, bot_worker(windowed):
         table = BotTable(client, windowed, allow_undo=False)
@@ -244,3 +272,31 @@ def test_only_an_action_that_may_be_taken_back_holds_only_a_bots_turn() -> None:
     assert undo_window.still_open({undo_window.UNTIL: 1005.0}, 1005.0) is None
     assert undo_window.still_open({"seat": 1}, 0.0) is None
 
+
+
+def test_the_undo_window_migration_goes_down_and_up_again(database_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    engine = db.make_engine(database_url)
+    try:
+        db.migrate(engine)
+        cfg = Config()
+        cfg.set_main_option("script_location", str(db.MIGRATIONS))
+
+        def run(step: Any, target: str) -> None:
+            with engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                step(cfg, target)
+
+        def columns() -> set[str]:
+            return {c["name"] for c in inspect(engine).get_columns("games")}
+
+        assert "undo_window_ms" in columns()
+        run(command.downgrade, "0009")
+        assert "undo_window_ms" not in columns() and "allow_undo" in columns()
+        run(command.upgrade, "head")
+        assert "undo_window_ms" in columns()
+    finally:
+        engine.dispose()

@@ -216,3 +216,23 @@ def test_undo_against_a_bot_within_its_window(windowed_url, new_page) -> None:  
         assert exc.code == 409 and error["code"] == "not_your_action"
         assert error["by"] == 1 and error["action"] == bot_action
     assert page.script_errors == []
+
+
+def test_the_creator_chooses_the_undo_window_in_the_lobby(server_url, new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto(server_url + "/")
+    page.wait_for_selector("#mini-map svg .city")
+    page.click("#player-choice [data-value='2']")
+    page.select_option("select[data-seat='1']", "heuristic")
+    page.fill("#undo_window_s", "2")
+    with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as sent:
+        page.click("#create")
+    assert sent.value.post_data_json["undo_window_ms"] == 2000
+    page.wait_for_selector("#play-now")
+    # no undo, no window: the field is off, and nothing is sent for it
+    page.uncheck("#allow_undo")
+    assert page.locator("#undo_window_s").is_disabled()
+    with page.expect_request(lambda r: r.url.endswith("/api/games") and r.method == "POST") as sent:
+        page.click("#create")
+    body = sent.value.post_data_json
+    assert body["allow_undo"] is False and "undo_window_ms" not in body

@@ -229,7 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             created = await service_of(request).create_game(
                 body.map, body.players, body.regions, body.variant, body.seed, specs, public=body.public,
                 open_seats=open_seats, creator=creator, bot_pace_ms=body.bot_pace_ms,
-                allow_undo=body.allow_undo, map_data=body.map_data,
+                allow_undo=body.allow_undo, undo_window_ms=body.undo_window_ms, map_data=body.map_data,
                 time_control=absence_routes.time_control_of(body), stand_in=body.stand_in)
         await coach_routes.after_create(service_of(request), created["game_id"], body)
         await social_routes.after_create(service_of(request), created["game_id"], body)

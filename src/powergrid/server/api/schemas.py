@@ -73,6 +73,11 @@ class CreateGame(BaseModel):
                                                 "null: the server's default with a person seated, 0 without")
     allow_undo: bool = Field(True, description="whether players may take back their last actions until "
                                                "another player acts or new information comes out")
+    undo_window_ms: int | None = Field(None, ge=0, le=30_000,
+                                       description="after a person's action that may be taken back, how "
+                                                   "long the bots wait before they move (the Undo "
+                                                   "button counts it down); null: the server's setting "
+                                                   "(POWERGRID_UNDO_WINDOW_MS, 5 s by default); 0: no wait")
     chat: bool = Field(True, description="whether the game has a chat (seats and spectators)")
     time_control: TimeControlSpec | None = Field(None, description="the players' clocks; null: none")
     stand_in: str | None = Field(None, max_length=64,

@@ -73,6 +73,7 @@ async def play_again(service: Any, game_id: str, seat: int, token: str | None) -
             [(s.kind, s.bot) for s in row.seats], public=row.public,
             open_seats=frozenset(s.seat for s in row.seats if s.kind == "human" and not s.token_hash),
             creator=row.creator, bot_pace_ms=row.bot_pace_ms, allow_undo=row.allow_undo,
+            undo_window_ms=row.undo_window_ms,
             map_data=config.get("map_data"),
             time_control=clocks.TimeControl.from_dict(clock.get("time_control")),
             stand_in=clock.get("stand_in"),

@@ -165,7 +165,7 @@ class GameService:
                           seed: int | None, seat_specs: list[tuple[str, str | None]], *, public: bool = False,
                           open_seats: frozenset[int] = frozenset(), creator: str | None = None,
                           bot_pace_ms: int | None = None, allow_undo: bool = True,
-                          map_data: dict[str, Any] | None = None,
+                          undo_window_ms: int | None = None, map_data: dict[str, Any] | None = None,
                           time_control: clocks.TimeControl | None = None,
                           stand_in: str | None = None,
                           token_hashes: dict[int, str] | None = None) -> dict[str, Any]:
@@ -203,24 +203,27 @@ class GameService:
                 out.append({"seat": seat, "kind": "human", "token": token,
                             "link": seat_link(game_id, seat, token)})
         pace = pace_ms(bot_pace_ms, [kind for kind, _ in seat_specs], self.settings)
+        window = self.settings.undo_window_ms if undo_window_ms is None else undo_window_ms
+        window = window if allow_undo else 0
         clock = clocks.settings(time_control, absence.check_stand_in(stand_in), self.clock.now(),
                                 state.current_player)
         row = GameRow(game_id, datetime.now(UTC), config.to_dict(), seat_rows, 0, "playing", 1, public=public,
                       seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo,
-                      time_control=time_control.kind, clock=clock)
+                      undo_window_ms=window, time_control=time_control.kind, clock=clock)
         first = first_frame(state, allow_undo)
         first.clock = absence.first_clocks(row)
         first_job = absence.next_job(row, first)
         row.created_at = await asyncio.to_thread(
             self.store.create_game, game_id, config.to_dict(), seat_rows, state.current_player, public=public,
-            seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo, first_job=first_job,
-            time_control=time_control.kind, clock=clock)
+            seeded=seeded, creator=creator, bot_pace_ms=pace, allow_undo=allow_undo, undo_window_ms=window,
+            first_job=first_job, time_control=time_control.kind, clock=clock)
         live = LiveGame(row, deque([first], maxlen=FRAMES_KEPT))
         self.cache.remember(live)
         self._lobby = None
         return {"game_id": game_id, "version": 0, "public": public, "seeded": seeded, "seats": out,
                 "spectator_link": f"/game/{game_id}", "bot_pace_ms": pace, "allow_undo": allow_undo,
-                "time_control": time_control.to_dict(), "stand_in": clock["stand_in"]}
+                "undo_window_ms": window, "time_control": time_control.to_dict(),
+                "stand_in": clock["stand_in"]}
 
     async def list_games(self) -> list[dict[str, Any]]:
         return json.loads(await self.lobby_json())["games"]  # type: ignore[no-any-return]
@@ -305,7 +308,9 @@ class GameService:
         status = absence.status(new)
         job = absence.next_job(live.row, new)
         if by_person:
-            window = self.settings.undo_window_ms
+            window = live.row.undo_window_ms
+            if window is None:  # a game from before its creator chose
+                window = self.settings.undo_window_ms
             job, new.undo_until = undo_window.hold(job, new, new.last["seat"], at, window)
         ok = await self.appends.append(Move(live.game_id, new.version, new.last["seat"], new.last["action"],
                                             status, state.round, state.current_player, job, at=at))

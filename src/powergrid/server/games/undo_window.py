@@ -3,7 +3,8 @@
 Against bots, an action could be taken back only until the next bot moved (its pause, less than a
 second). So a person's action that they may take back (the game allows undo, and the action
 brought out nothing new), and that makes a bot or a stand-in to act, holds that bot's turn until
-``undo_window_ms`` (``POWERGRID_UNDO_WINDOW_MS``) after the action's stored time:
+the game's ``undo_window_ms`` (its creator's choice, by default ``POWERGRID_UNDO_WINDOW_MS``) after
+the action's stored time:
 
 - the job is due no earlier than then (its not-before time, by the machine's clock), and its
   payload says when (``undo_until``, by the server's clock): a worker that takes it earlier by the

@@ -56,6 +56,9 @@ games = Table(
     Column("bot_pace_ms", Integer, nullable=False, server_default="0"),
     #: whether a seat may take back its last actions (docs/rules.md, Undo); the creator's choice
     Column("allow_undo", Boolean, nullable=False, server_default=true()),
+    #: how long the bots wait after a person's action that may be taken back (games/undo_window.py);
+    #: null: the server's setting (games from before the creator chose it)
+    Column("undo_window_ms", Integer, nullable=True),
     #: time.time() of the last change (creation or action): abandoned games expire from it
     Column("updated_at", Float, nullable=True),
     #: none, live or correspondence (null: none); the clock's numbers and the stand-in are in ``clock``

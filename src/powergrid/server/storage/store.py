@@ -143,6 +143,9 @@ class GameRow:
     bot_pace_ms: int = 0
     #: whether seats may take back their last actions (the creator's choice)
     allow_undo: bool = True
+    #: how long the bots wait after a person's action that may be taken back; None: the server's
+    #: setting (games/undo_window.py)
+    undo_window_ms: int | None = None
     #: none, live or correspondence (None: none), and the clock's settings (games/clocks.py)
     time_control: str | None = None
     clock: dict[str, Any] | None = None
@@ -177,15 +180,16 @@ class Store:
     def create_game(self, game_id: str, config: dict[str, Any], seat_rows: list[SeatRow],
                     to_act: int | None, *, public: bool = False, seeded: bool = False,
                     creator: str | None = None, bot_pace_ms: int = 0, allow_undo: bool = True,
-                    first_job: JobSpec | None = None, time_control: str | None = None,
-                    clock: dict[str, Any] | None = None) -> datetime:
+                    undo_window_ms: int | None = None, first_job: JobSpec | None = None,
+                    time_control: str | None = None, clock: dict[str, Any] | None = None) -> datetime:
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             conn.execute(insert(db.games).values(
                 id=game_id, created_at=now, map=config["map"], players=config["players"],
                 variant=config["variant"], config=json.dumps(config), version=0, status="playing",
                 round=1, to_act=to_act, public=public, seeded=seeded, creator=creator,
-                bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, updated_at=time.time(),
+                bot_pace_ms=bot_pace_ms, allow_undo=allow_undo, undo_window_ms=undo_window_ms,
+                updated_at=time.time(),
                 time_control=time_control, clock=None if clock is None else json.dumps(clock)))
             conn.execute(insert(db.seats), [
                 {"game_id": game_id, "seat": s.seat, "kind": s.kind, "bot": s.bot, "bot_seed": s.bot_seed,
@@ -562,5 +566,5 @@ def _game_row(row: Any, seat_rows: Any) -> GameRow:
                for s in seat_rows],
         version=row.version, status=row.status, round=row.round, public=bool(row.public),
         seeded=bool(row.seeded), creator=row.creator, bot_pace_ms=row.bot_pace_ms or 0,
-        allow_undo=bool(row.allow_undo), time_control=row.time_control,
+        allow_undo=bool(row.allow_undo), undo_window_ms=row.undo_window_ms, time_control=row.time_control,
         clock=None if row.clock is None else json.loads(row.clock))

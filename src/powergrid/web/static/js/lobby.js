@@ -238,6 +238,10 @@ async function create() {
   Object.assign(body, clockRequest());
   const pace = $("bot_pace_ms").value.trim();
   if (pace !== "") body.bot_pace_ms = Math.max(0, Math.round(Number(pace)));
+  const undoWindow = $("undo_window_s") ? $("undo_window_s").value.trim() : "";
+  if (undoWindow !== "" && body.allow_undo !== false) {
+    body.undo_window_ms = Math.min(30000, Math.max(0, Math.round(Number(undoWindow) * 1000)));
+  }
   const button = $("create");
   button.disabled = true;
   try {
@@ -386,6 +390,9 @@ async function start() {
   drawForm();
   if ($("player_name")) $("player_name").value = rememberedName();
   setUpClockForm(form.bots);
+  if ($("allow_undo") && $("undo_window_s")) {  // no window where there is no undo
+    $("allow_undo").addEventListener("change", () => { $("undo_window_s").disabled = !$("allow_undo").checked; });
+  }
   $("create").addEventListener("click", create);
   $("refresh").addEventListener("click", refreshGames);
   $("join").addEventListener("click", joinByLink);
