@@ -86,8 +86,14 @@ def test_the_hint_panel_shows_each_plans_standing_and_says_why_a_lower_chance_ca
     best, other = choice("build 1 (Duisburg) for 10", 0.30, -1.4), choice("build 3 for 36", 0.42, -33.5)
     advice = Hint(0, 1, "build", pg.Action("done"), "Build in Duisburg.", 0.30, [other], best=best)
     text = shown(advice)
-    assert "against the best rival" in text and "-1 E" in text and "-34 E" in text
+    assert "against the best rival" in text and "−1 E" in text and "−34 E" in text  # minus signs
     assert "a higher chance can come with a weaker position" in text  # the ranking explained
     lower = choice("build nothing", 0.20, 5.2)
     plain = shown(Hint(0, 1, "build", pg.Action("done"), "x", 0.30, [lower], best=best))
     assert "+5 E" in plain and "weaker position" not in plain
+    # a row below a lower one showing more (43%, 28%, 31%) is out of order too, and said so
+    third = choice("build 2 for 22", 0.31, -9.0)
+    middle = choice("build nothing", 0.28, 2.0)
+    text = shown(Hint(0, 1, "build", pg.Action("done"), "x", 0.43, [middle, third],
+                      best=choice("build 1 for 10", 0.43, 1.0)))
+    assert "weaker position" in text

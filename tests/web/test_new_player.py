@@ -327,6 +327,13 @@ def test_a_switched_off_plant_looks_switched_off(server_url, new_page) -> None:
     card = page.locator("#decision .card-row .plant-card").first
     assert "switched-on" in card.get_attribute("class")
     assert card.locator(".switch-tag").inner_text().lower() == "on"
+    # the tag does not cover the plant's number
+    covered = page.evaluate("""(card) => {
+      const a = card.querySelector('.pnum').getBoundingClientRect();
+      const b = card.querySelector('.switch-tag').getBoundingClientRect();
+      return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    }""", card.element_handle())
+    assert not covered
     card.click()
     page.mouse.move(0, 0)  # (the pointer over it brightens it)
     card = page.locator("#decision .card-row .plant-card").first
@@ -337,3 +344,43 @@ def test_a_switched_off_plant_looks_switched_off(server_url, new_page) -> None:
     assert "fuel for" in page.locator(".player .stat.powerable").first.inner_text()
     screenshot(page, "new-player-power-off")
     assert page.script_errors == []
+
+
+def test_the_top_bar_fits_a_long_turn_and_keeps_your_turn_whole(server_url, new_page):  # type: ignore[no-untyped-def]
+    """At 1366×768 a bidder's turn ("Your turn — bid on plant 4 (highest 4 E)") beside long names
+    and the game's title: the title gives way, then the turn's words; the page never scrolls
+    sideways and "Your turn" is never cut."""
+    from .api import ApiTable, call
+
+    table = ApiTable(server_url)
+    for seat, token in table.tokens.items():
+        name = json.dumps({"name": f"A player with a long name {seat}"[:24]}).encode()
+        request = urllib.request.Request(f"{server_url}/api/games/{table.gid}/seats/{seat}/name",
+                                         method="PUT", data=name,
+                                         headers={"Content-Type": "application/json",
+                                                  "Authorization": f"Bearer {token}"})
+        urllib.request.urlopen(request, timeout=10).close()
+    opener = table.public()["to_act"]
+    table.act(next(a for a in table.legal(opener) if a.startswith("open ")))
+    bidder = call(server_url, f"/api/games/{table.gid}")["to_act"]
+    page = table.open_page(new_page, bidder)
+    page.wait_for_selector(".turn-status .your-turn")
+    screenshot(page, "topbar-long-turn")
+    no_sideways_scroll(page)
+    # the words "Your turn" (the badge's first) lie inside the bar's box: only later words are cut
+    whole = page.evaluate("""() => {
+      const badge = document.querySelector('.turn-status .your-turn');
+      const walker = document.createTreeWalker(badge, NodeFilter.SHOW_TEXT);
+      const text = walker.nextNode();
+      const range = document.createRange();
+      range.setStart(text, 0);
+      range.setEnd(text, Math.min(text.length, 'Your turn'.length));
+      const words = range.getBoundingClientRect();
+      const box = document.querySelector('.turn-status').getBoundingClientRect();
+      return text.textContent.startsWith('Your turn') && words.width > 0
+        && words.left >= box.left - 0.5 && words.right <= box.right + 0.5;
+    }""")
+    assert whole, "the words Your turn are cut"
+    # a page opened mid-game says the move before it above the log (not "Moves appear here...")
+    latest = page.locator("#last-move").inner_text()
+    assert "opens an auction for plant" in latest, latest

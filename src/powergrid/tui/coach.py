@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from rich.console import Group
@@ -37,15 +38,23 @@ def percent(chance: float) -> str:
     return pgettext("percent", "{n}%", n=round(chance * 100))
 
 
-#: said under the choices when one the coach ranks lower shows a higher chance (docs/coach.md)
+#: said under the choices when one the coach ranks lower shows a higher chance than the one above it
+#: (docs/coach.md)
 WEIGHED = N_("Ranked by the chance to win and by where the plan leaves you against the best rival, in "
              "Elektro: a higher chance can come with a weaker position.")
 
 
 def standing(score: float) -> str:
-    """A plan's position against the best rival after the look-ahead: ``+12 E``, ``-34 E``."""
+    """A plan's position against the best rival after the look-ahead: ``+12 E``, ``−34 E`` (a
+    minus sign, as the plus is one)."""
     amount = round(score)
-    return ("+" if amount > 0 else "") + money(amount)
+    return ("+" if amount > 0 else "−" if amount < 0 else "") + money(abs(amount))
+
+
+def out_of_order(chances: list[float]) -> bool:
+    """Whether a plan ranked lower shows a higher chance to win than the one just above it (by more
+    than the half percent the table rounds away): the table then says why."""
+    return any(later > earlier + 0.005 for earlier, later in itertools.pairwise(chances))
 
 
 def hint_panel(advice: Hint) -> Panel:
@@ -68,6 +77,6 @@ def hint_panel(advice: Hint) -> Panel:
             table.add_row(choice.plan, str(choice.action), percent(choice.win_chance), standing(choice.score))
         parts.append(table)
         best = advice.best.win_chance if advice.best is not None else advice.win_chance
-        if any(choice.win_chance > best + 0.005 for choice in advice.alternatives):
+        if out_of_order([best, *(choice.win_chance for choice in advice.alternatives)]):
             parts.append(Text(_(WEIGHED), style="dim"))
     return Panel(Group(*parts), title=_("hint"), border_style="green")

@@ -665,7 +665,7 @@ def order_words(order: dict[str, Any]) -> str:
     if kind == "bid_up_to":
         return _("Bid up to {limit} for this plant", limit=money(int(order.get("limit", 0))))
     if kind == "pass_auction":
-        return _("Pass the rest of this auction")
+        return _("Pass every auction left this round")
     if kind == "power":
         return _("Power when your turn comes: {choice}", choice=str(order.get("action", "")))
     cities = [str(c) for c in order.get("cities") or []]

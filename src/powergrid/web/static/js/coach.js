@@ -42,11 +42,11 @@ export function hintSteps(hint) {
   return hint.steps && hint.steps.length ? hint.steps : [hint.action];
 }
 
-/** A plan's position against the best rival after the look-ahead: "+12 E", "−34 E". */
+/** A plan's position against the best rival after the look-ahead: "+12 E", "−34 E" (a minus sign). */
 function standing(score) {
   if (typeof score !== "number") return "";
   const amount = Math.round(score);
-  return (amount > 0 ? "+" : "") + elektro(amount);
+  return (amount > 0 ? "+" : amount < 0 ? "−" : "") + elektro(Math.abs(amount));
 }
 
 function hintCard(hint, actAll) {
@@ -55,8 +55,9 @@ function hintCard(hint, actAll) {
   const rows = choices.map((choice, i) => h("tr", { class: i === 0 ? "best" : "" },
     h("td", {}, choice.plan), h("td", { class: "num" }, percent(choice.win_chance)),
     h("td", { class: "num" }, standing(choice.score))));
-  // the coach ranks as the expert search does: the chance and the position together (docs/coach.md)
-  const weighed = choices.slice(1).some((choice) => choice.win_chance > best.win_chance + 0.005);
+  // the coach ranks as the expert search does: the chance and the position together (docs/coach.md);
+  // said whenever a plan ranked lower shows a higher chance than the one just above it
+  const weighed = choices.some((choice, i) => i > 0 && choice.win_chance > choices[i - 1].win_chance + 0.005);
   // the step in words (a hint from an older server has only the notation)
   const headline = hint.headline ? h("b", { class: "coach-move" }, hint.headline) : h("b", { class: "coach-move" }, notation(hint.action));
   return h("div", { class: "coach-card", role: "status" },

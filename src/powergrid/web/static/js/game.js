@@ -245,6 +245,8 @@ function accept(message, last, force = false) {
   if (newer && before) showChanges(changesBetween(before, message.state), game.board);
   if (newer && message.last && message.last.action === "undo") noteUndo(message.last);
   if (last && newer) highlight(last);
+  // a page opened (or reopened) mid-game says the move before it too, without lighting it up
+  else if (!before && message.last && message.last.action !== "undo") showLatest([actionNodes(message.last.seat, message.last.action)]);
   const held = heldSeats();
   const toAct = message.to_act;
   if (game.follow && !game.busy && toAct !== null && toAct !== undefined && held.has(toAct) && toAct !== game.seat) {
@@ -586,9 +588,14 @@ function highlight(last) {
   game.flashSeat = last.seat;
   const events = (game.log.fresh || []).filter((entry) => entry[0] !== "summary");
   const lines = events.length ? events.map((entry) => entryLine(entry, game.mapInfo).nodes) : [actionNodes(last.seat, last.action)];
-  $("last-move").replaceChildren(...lines.flatMap((nodes, i) => (i ? ["; ", ...nodes] : nodes)));
+  showLatest(lines);
   flashNode($("last-move"));
   setTimeout(() => { if (game.flashSeat === last.seat) game.flashSeat = undefined; }, 2500);
+}
+
+/** The latest move in words, above the log (each line: nodes). */
+function showLatest(lines) {
+  $("last-move").replaceChildren(...lines.flatMap((nodes, i) => (i ? ["; ", ...nodes] : nodes)));
 }
 
 function flashNode(node) {

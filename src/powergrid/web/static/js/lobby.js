@@ -27,12 +27,16 @@ function botKind(bot) {
 }
 
 /** A bot's strength on the published ladder and its speed, where the server says them
- * ("Elo 1702 · ~0.08 s a move"); "" where it does not. */
+ * ("Elo 1702 · ~0.08 s a move"), as nodes; none where it does not. Each figure is isolated (bdi):
+ * in a right-to-left page a Latin "Elo 1702" beside the speed's words would run into them; and
+ * each stays on one line. */
 function botFigures(bot) {
   const about = form.about[bot];
-  if (!about) return "";
-  const speed = about.seconds ? t("~{seconds} s a move", { seconds: formatNumber(about.seconds) }) : t("instant");
-  return about.elo == null ? speed : t("Elo {elo} · {speed}", { elo: about.elo, speed });
+  if (!about) return [];
+  const figure = (text) => h("bdi", {}, text);
+  const speed = figure(about.seconds ? t("~{seconds} s a move", { seconds: formatNumber(about.seconds) }) : t("instant"));
+  // a rating is written without a thousands separator ("Elo 1796")
+  return about.elo == null ? [speed] : [figure(t("Elo {elo}", { elo: String(about.elo) })), " · ", speed];
 }
 
 /** A game's status as the server names it ("playing", "over"...), in words. */
@@ -182,11 +186,11 @@ function toggleRegion(region) {
 function drawSeats() {
   $("seat-rows").replaceChildren(...form.seats.map((seat, i) => {
     // the chosen bot's figures beside the box: in the box they would be cut off (a phone's box is narrow)
-    const figures = h("span", { class: "bot-figures", "data-figures": i }, seat.kind === "bot" ? botFigures(seat.bot) : "");
+    const figures = h("span", { class: "bot-figures", "data-figures": i }, seat.kind === "bot" ? botFigures(seat.bot) : []);
     const select = h("select", { "aria-label": t("{player} is played by", { player: playerName(i) }), "data-seat": i, onchange: (event) => {
       const value = event.target.value;
       form.seats[i] = value === "human" ? { kind: "human" } : value === "open" ? { kind: "human", open: true } : { kind: "bot", bot: value };
-      figures.textContent = form.seats[i].kind === "bot" ? botFigures(value) : "";
+      figures.replaceChildren(...(form.seats[i].kind === "bot" ? botFigures(value) : []));
     } },
     h("option", { value: "human", selected: seat.kind === "human" && !seat.open }, t("Human (seat link)")),
     ...(form.public ? [h("option", { value: "open", selected: Boolean(seat.open) }, t("Open: anyone may join"))] : []),

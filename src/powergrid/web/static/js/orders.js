@@ -1,7 +1,7 @@
 // Standing orders: decisions given ahead of your turn, applied by the server as your own actions when
 // the turn comes (docs/web.md, Standing orders). Only this seat sees its order.
 //   - "Bid up to" a number for the plant on auction (raised by the minimum each time, passed above it);
-//   - "Pass the rest of this auction" (not in round 1: everybody must buy a plant);
+//   - "Pass every auction left this round" (not in round 1: everybody must buy a plant);
 //   - "Power this now" in bureaucracy before your turn;
 //   - "Build when my turn comes": the cities picked in the build form, if every price still holds.
 import { api, elektro, h, toast } from "./common.js";
@@ -86,7 +86,7 @@ async function cancel(order) {
 
 function orderWords(order) {
   if (order.kind === "bid_up_to") return t("Bid up to {limit} for this plant", { limit: elektro(order.limit) });
-  if (order.kind === "pass_auction") return t("Pass the rest of this auction");
+  if (order.kind === "pass_auction") return t("Pass every auction left this round");
   if (order.kind === "power") return t("Power when your turn comes: {choice}", { choice: order.action });
   return tn("Build {n} city when your turn comes: {cities}, for {total}", "Build {n} cities when your turn comes: {cities}, for {total}",
     order.cities.length, { cities: order.cities.join(", "), total: elektro(order.total) });
@@ -116,8 +116,9 @@ function bidUpTo(auction, money) {
 
 function passRest() {
   return h("div", { class: "order-row" },
-    h("button", { type: "button", class: "btn ghost", "data-action": "pass-rest", onclick: () => place({ kind: "pass_auction" }) },
-      t("Pass the rest of this auction")));
+    h("button", { type: "button", class: "btn ghost", "data-action": "pass-rest", onclick: () => place({ kind: "pass_auction" }),
+      title: t("A standing order: you pass whenever an auction of this round comes to you, buying no plant") },
+      t("Pass every auction left this round")));
 }
 
 /** The power or build form for a seat that is not yet to act; its confirm button places an order. */
