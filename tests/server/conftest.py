@@ -180,3 +180,17 @@ def true_state(client: TestClient, game_id: str) -> Any:
     from powergrid.server.games.snapshots import load_frames
 
     return load_frames(service.store, service.store.game(game_id))[-1].state
+
+
+def run_migration(engine: Any, step: str, target: str) -> None:
+    """Alembic's ``upgrade`` or ``downgrade`` (``step``) of the server's migrations to ``target``."""
+    from alembic import command
+    from alembic.config import Config
+
+    from powergrid.server.storage import db
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(db.MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        getattr(command, step)(cfg, target)

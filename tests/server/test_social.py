@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from powergrid.server.chat import messages
 
-from .conftest import auth, create, error_code
+from .conftest import auth, create, error_code, run_migration
 from .play import view
 from .test_socket import seat_socket
 
@@ -263,8 +263,6 @@ def test_my_games_shows_a_finished_game_last(client: TestClient) -> None:
 
 # ------------------------------------------------------------------ the migration
 def test_the_social_migration_goes_down_and_up_again(database_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import inspect
 
     from powergrid.server.storage import db
@@ -272,23 +270,16 @@ def test_the_social_migration_goes_down_and_up_again(database_url: str) -> None:
     engine = db.make_engine(database_url)
     try:
         db.migrate(engine)
-        cfg = Config()
-        cfg.set_main_option("script_location", str(db.MIGRATIONS))
-
-        def run(step: Any, target: str) -> None:
-            with engine.begin() as conn:
-                cfg.attributes["connection"] = conn
-                step(cfg, target)
 
         def tables() -> set[str]:
             return set(inspect(engine).get_table_names())
 
         assert {"chat_messages", "chat_games"} <= tables()
         assert "name" in {c["name"] for c in inspect(engine).get_columns("seats")}
-        run(command.downgrade, "0006")
+        run_migration(engine, "downgrade", "0006")
         assert not {"chat_messages", "chat_games"} & tables()
         assert "name" not in {c["name"] for c in inspect(engine).get_columns("seats")}
-        run(command.upgrade, "head")
+        run_migration(engine, "upgrade", "head")
         assert {"chat_messages", "chat_games"} <= tables()
     finally:
         engine.dispose()

@@ -26,7 +26,7 @@ from powergrid.server.games.frames import advance, first_frame
 from powergrid.server.storage import db
 from powergrid.server.storage.jobs import QUICK, JobSpec
 
-from .conftest import auth, bot_worker, create, error_code
+from .conftest import auth, bot_worker, create, error_code, run_migration
 from .play import view
 from .waiting import wait_for
 
@@ -275,28 +275,19 @@ def test_only_an_action_that_may_be_taken_back_holds_only_a_bots_turn() -> None:
 
 
 def test_the_undo_window_migration_goes_down_and_up_again(database_url: str) -> None:
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import inspect
 
     engine = db.make_engine(database_url)
     try:
         db.migrate(engine)
-        cfg = Config()
-        cfg.set_main_option("script_location", str(db.MIGRATIONS))
-
-        def run(step: Any, target: str) -> None:
-            with engine.begin() as conn:
-                cfg.attributes["connection"] = conn
-                step(cfg, target)
 
         def columns() -> set[str]:
             return {c["name"] for c in inspect(engine).get_columns("games")}
 
         assert "undo_window_ms" in columns()
-        run(command.downgrade, "0009")
+        run_migration(engine, "downgrade", "0009")
         assert "undo_window_ms" not in columns() and "allow_undo" in columns()
-        run(command.upgrade, "head")
+        run_migration(engine, "upgrade", "head")
         assert "undo_window_ms" in columns()
     finally:
         engine.dispose()
