@@ -8,7 +8,7 @@ import pytest
 
 import powergrid as pg
 from powergrid.bots import expert, heuristic
-from powergrid.coach import NoHint, hint
+from powergrid.coach import HINT_LEVELS, NoHint, hint
 from powergrid.coach.plans import compare, first_action, turn_plans
 from powergrid.rules.catalog import STEP3
 
@@ -172,8 +172,10 @@ def test_a_hint_weighs_the_expert_searchs_plans_and_ranks_them_as_it_does() -> N
     assert seat is not None
     view = state.view(seat)
     legal = view.legal_actions()
-    narrow, wide = turn_plans(view, seat, legal, 0), turn_plans(view, seat, legal, 1)
-    assert wide == expert.candidate_plans(view, seat, legal, 1)
+    default = HINT_LEVELS["default"].widen
+    assert default == expert.LEVELS["default"].widen  # a default hint weighs the default bot's plans
+    narrow, wide = turn_plans(view, seat, legal, 0), turn_plans(view, seat, legal, default)
+    assert wide == expert.candidate_plans(view, seat, legal, default)
     assert set(narrow) < set(wide)  # the default level tries more bid limits than the fast one
     tallies = compare(view, seat, wide, random.Random(1), 600, 2)
     values = [t.win_chance + t.mean_score / expert.ANCHOR_SCALE for t in tallies]

@@ -46,7 +46,7 @@ def test_hint_button_draws_the_suggestion(server_url, new_page) -> None:
     # each plan with its chance and where it leaves the seat against the best rival, in Elektro
     assert card.locator(".coach-alternatives thead th").nth(2).text_content() == "against the best rival"
     for cell in card.locator(".coach-alternatives tbody td:nth-child(3)").all_inner_texts():
-        assert re.fullmatch(r"[+-]?\d+\u00a0E", cell), cell
+        assert re.fullmatch(r"[+−]?\d+\u00a0E", cell), cell  # a minus sign, not a hyphen
     screenshot(page, "coach-hint")
     # playing the suggestion clears the marks
     card.locator(".coach-play").click()

@@ -33,7 +33,8 @@ class HintLevel:
 #: two (benchmarks/coach_speed.py)
 HINT_LEVELS: dict[str, HintLevel] = {
     "fast": HintLevel(budget=2500, horizon=2, widen=0),
-    "default": HintLevel(budget=10000, horizon=2, widen=1),
+    # the default bot's plans (expert.LEVELS["default"]: five more bid limits)
+    "default": HintLevel(budget=10000, horizon=2, widen=2),
     # two rounds ahead, as expert:strong: three rounds ahead played worse (docs/bots.md)
     "strong": HintLevel(budget=30000, horizon=2, widen=2),
 }
