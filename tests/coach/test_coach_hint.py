@@ -203,3 +203,27 @@ def test_a_bid_limit_at_the_least_raise_says_one_bid_and_no_more() -> None:
     assert words.reason(("limit", 3, 4)).startswith("Bid 4 on plant 3 and no more: it powers")
     assert words.plan(("limit", 3, 9)) == "bid on plant 3, up to 9"
     assert words.reason(("limit", 3, 9)).startswith("Bid on plant 3 up to 9: ")
+
+
+def test_the_last_to_choose_a_plant_is_told_it_buys_at_the_number() -> None:
+    """Nobody can bid against the last player to choose (docs/rules.md, Phase 2): no 'bid up to'."""
+    from powergrid.coach.hint import PlanWords
+
+    state = pg.new_game(pg.GameConfig(map="germany", players=2, seed=2))
+    opener = state.current_player
+    assert opener is not None
+    state.apply(pg.Action("open", 3, 3))
+    state.apply(pg.Action("pass"))  # the other lets it go: the opener has bought plant 3
+    seat = state.current_player
+    assert seat is not None and seat != opener and not state.auc_plant
+    view = state.view(seat)
+    words = PlanWords(view, seat, random.Random(1))
+    assert words.alone()
+    assert words.plan(("limit", 4, 9)) == "buy plant 4 for 4 Elektro"
+    reason = words.reason(("limit", 4, 9))
+    assert reason.startswith("Plant 4 for 4 Elektro (nobody can bid against you now): "), reason
+    assert words.headline(("limit", 4, 9), [pg.Action("open", 4, 4)]) == "Buy plant 4 for 4 Elektro"
+    # the first to choose is not alone: an auction, and a limit
+    first = PlanWords(pg.new_game(pg.GameConfig(map="germany", players=2, seed=2)).view(opener), opener,
+                      random.Random(1))
+    assert not first.alone() and first.plan(("limit", 4, 9)) == "open plant 4, bid up to 9"

@@ -157,6 +157,12 @@ class PlanWords:
         self.tr = tr or translator("en")
         self._built: dict[int, tuple[list[str], int]] = {}
 
+    def alone(self) -> bool:
+        """Whether the seat is the last to choose a plant this round: nobody can bid against it, so
+        opening buys the plant at its number (docs/rules.md, Phase 2)."""
+        v = self.view
+        return not v.auc_plant and v.auc_done | 1 << self.seat == (1 << len(v.money)) - 1
+
     # what a plant does
     def plant_words(self, plant: int) -> str:
         tr = self.tr
@@ -207,6 +213,8 @@ class PlanWords:
                 return tr.gettext("bid {amount} on plant {plant}, and no more", plant=plan[1], amount=plan[2])
             if v.auc_plant:
                 return tr.gettext("bid on plant {plant}, up to {amount}", plant=plan[1], amount=plan[2])
+            if self.alone():
+                return tr.gettext("buy plant {plant} for {amount} Elektro", plant=plan[1], amount=plan[1])
             return tr.gettext("open plant {plant}, bid up to {amount}", plant=plan[1], amount=plan[2])
         if kind == "pass":
             if v.auc_plant:
@@ -243,6 +251,9 @@ class PlanWords:
             if v.auc_plant:
                 return tr.gettext("Bid on plant {plant} up to {amount}: {why}.", plant=plant, amount=top,
                                   why=self.plant_words(plant))
+            if self.alone():
+                return tr.gettext("Plant {plant} for {amount} Elektro (nobody can bid against you now): "
+                                  "{why}.", plant=plant, amount=plant, why=self.plant_words(plant))
             return tr.gettext("Plant {plant} at up to {amount}: {why}.", plant=plant, amount=top,
                               why=self.plant_words(plant))
         if kind == "pass":
@@ -333,6 +344,9 @@ class PlanWords:
                 return tr.gettext("Build nothing this turn")
             return tr.gettext("Buy nothing this turn")
         if first.kind == "open":
+            if self.alone():
+                return tr.gettext("Buy plant {plant} for {amount} Elektro", plant=first.plant,
+                                  amount=first.amount)
             return tr.gettext("Open an auction for plant {plant} at {amount}", plant=first.plant,
                               amount=first.amount)
         if first.kind == "bid":
