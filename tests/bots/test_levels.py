@@ -31,7 +31,9 @@ def test_a_bots_facts_and_words(name: str, kind: str, searches: bool) -> None:
     assert facts.kind == kind and facts.elo is not None
     assert (facts.seconds > 0) == searches
     words = facts.words()
-    assert words.startswith(kind) and f"Elo {facts.elo}" in words
+    assert words.startswith(kind) and f"Elo {facts.elo} ±" in words  # with its interval's half width
+    assert facts.margin == round((facts.high - facts.low) / 2) > 0
+    assert levels.facts("heuristic").rating() == "Elo 1500"  # the anchor: no interval
     assert ("s a move" in words) == searches and ("instant" in words) != searches
     assert levels.facts("pimc:default") == levels.facts("pimc")
 
@@ -39,7 +41,8 @@ def test_a_bots_facts_and_words(name: str, kind: str, searches: bool) -> None:
 def test_the_bots_option_lists_every_bot_with_its_figures() -> None:
     _register()
     text = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "400"}).output
+    flat = " ".join(text.replace("│", " ").split())  # the help's box and its line breaks away
     for name in bot_names():
-        assert f"{name} ({levels.facts(name).short()})" in text
+        assert f"{name} ({levels.facts(name).short()})" in flat
     summary = levels.summary()
     assert summary.index("random (") < summary.index("heuristic (")  # weakest first

@@ -49,6 +49,7 @@ def test_bots_say_what_each_is_like_strength_and_speed(client: TestClient) -> No
     assert set(about) == set(answer["bots"])
     assert about["heuristic"]["elo"] == 1500 and about["heuristic"]["seconds"] == 0
     assert about["expert"]["kind"] == "evaluator-guided search" and 0 < about["expert"]["seconds"] < 1
+    assert about["expert"]["margin"] == round((about["expert"]["high"] - about["expert"]["low"]) / 2) > 0
     for name, facts in about.items():  # every bot is on the published ladder, inside its interval
         assert facts["low"] <= facts["elo"] <= facts["high"], name
 

@@ -37,22 +37,34 @@ class Facts:
     high: int | None
     seconds: float             # per searched decision; 0 for a bot that does not search
 
+    @property
+    def margin(self) -> int | None:
+        """Half the width of the rating's 95% interval (None: not rated; 0: the ladder's anchor).
+        Shown beside the rating: levels whose intervals overlap are not told apart by the ladder."""
+        if self.low is None or self.high is None:
+            return None
+        return round((self.high - self.low) / 2)
+
+    def rating(self) -> str:
+        """``Elo 1702 ±60`` (``Elo 1500`` for the anchor)."""
+        return f"Elo {self.elo} ±{self.margin}" if self.margin else f"Elo {self.elo}"
+
     def words(self) -> str:
-        """``plan search, Elo 1702, ~0.08 s a move`` (English)."""
+        """``plan search, Elo 1702 ±60, ~0.08 s a move`` (English)."""
         parts = [self.kind]
         if self.elo is not None:
-            parts.append(f"Elo {self.elo}")
+            parts.append(self.rating())
         parts.append(f"~{self.seconds:g} s a move" if self.seconds else "instant")
         return ", ".join(parts)
 
     def short(self) -> str:
-        """``Elo 1702, ~0.08 s`` (English)."""
+        """``Elo 1702 ±60, ~0.08 s`` (English)."""
         speed = f"~{self.seconds:g} s" if self.seconds else "instant"
-        return speed if self.elo is None else f"Elo {self.elo}, {speed}"
+        return speed if self.elo is None else f"{self.rating()}, {speed}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "elo": self.elo, "low": self.low, "high": self.high,
-                "seconds": self.seconds}
+                "margin": self.margin, "seconds": self.seconds}
 
 
 @lru_cache(maxsize=1)

@@ -35,8 +35,12 @@ function botFigures(bot) {
   if (!about) return [];
   const figure = (text) => h("bdi", {}, text);
   const speed = figure(about.seconds ? t("~{seconds} s a move", { seconds: formatNumber(about.seconds) }) : t("instant"));
-  // a rating is written without a thousands separator ("Elo 1796")
-  return about.elo == null ? [speed] : [figure(t("Elo {elo}", { elo: String(about.elo) })), " · ", speed];
+  // a rating is written without a thousands separator ("Elo 1796"), with its interval's half width:
+  // levels whose intervals overlap are not told apart by the ladder
+  if (about.elo == null) return [speed];
+  const rating = about.margin ? t("Elo {elo} ±{margin}", { elo: String(about.elo), margin: String(about.margin) })
+    : t("Elo {elo}", { elo: String(about.elo) });
+  return [figure(rating), " · ", speed];
 }
 
 /** A game's status as the server names it ("playing", "over"...), in words. */
