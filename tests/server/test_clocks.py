@@ -320,6 +320,32 @@ def test_the_deadline_and_an_action_at_the_same_moment_never_both_happen(timed: 
         assert _jobs_at(timed, table.gid, version) == [("deadline", "done")]  # claimed once, finished
 
 
+def test_each_entry_finishes_the_deadlines_it_passed_so_one_a_game_is_queued(timed: Settings) -> None:
+    """A deadline queued at an earlier version could only be skipped: the entry that moves the game
+    on marks it done in its own transaction, and the queue holds one deadline per game."""
+    with TestClient(create_app(timed)) as client:  # no worker: nothing claims a deadline meanwhile
+        table = new_table(client, timed, 3)
+        for _ in range(8):
+            table.act(think=1.0)
+        version = table.public()["version"]
+        engine = db.make_engine(timed.database_url)
+        try:
+            with engine.connect() as conn:
+                j = db.jobs
+                rows = conn.execute(select(j.c.version, j.c.status).where(
+                    j.c.kind == absence.DEADLINE, j.c.game_id == table.gid).order_by(j.c.version)).all()
+        finally:
+            engine.dispose()
+        assert [tuple(r) for r in rows if r.status == "queued"] == [(version, "queued")]
+        assert {r.status for r in rows if r.version < version} == {"done"}
+        assert len(rows) == version + 1  # one for each position a person was to act at
+        # the one still queued fires as before: the seat goes to its stand-in
+        timed.clock.advance(table.clocks()["deadline"] - timed.clock.now())
+        seat = table.public()["to_act"]
+        r = table.post(seat, table.view(seat)["legal"][0], version)
+        assert r.status_code == 409 and error_code(r) == "seat_taken_over"
+
+
 # ---------------------------------------------------------------------- correspondence, sockets
 def test_a_correspondence_turn_runs_into_the_vacation_before_the_stand_in(app_and_worker: TestClient,
                                                                           timed: Settings) -> None:

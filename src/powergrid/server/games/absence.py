@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..common.errors import ApiError
+from ..storage import jobs
 from ..storage.jobs import QUICK, JobSpec
 from ..storage.store import GameRow
 from . import clocks
@@ -45,7 +46,7 @@ from .frames import Frame
 log = logging.getLogger("powergrid.server")
 
 #: the job that hands a seat to its stand-in when its clock runs out (bots/deadlines.py plays it)
-DEADLINE = "deadline"
+DEADLINE = jobs.DEADLINE
 ABANDONED = "abandoned"
 #: how often an append of a notice is tried again when other entries keep taking its version
 NOTICE_TRIES = 8

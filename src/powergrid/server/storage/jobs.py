@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, or_, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import db
@@ -46,6 +46,14 @@ QUICK, SEARCH = "quick", "search"
 #: priorities, lowest claimed first: work someone waits on (bot turns, hints), then background work
 #: (analyses of finished games)
 INTERACTIVE, BACKGROUND = 0, 1
+
+#: a person's deadline (bots/deadlines.py): once the game has moved past the version it was queued
+#: at, it could only be skipped, so every later entry of the game finishes it
+#: (``finish_superseded``) and the queue holds one deadline a game, not one an action
+DEADLINE = "deadline"
+#: where a queued deadline of a game is found (literal, as the partial index
+#: ``ix_jobs_queued_deadlines`` is defined: a bound parameter would not match it)
+QUEUED_DEADLINE_SQL = f"jobs.kind = '{DEADLINE}' AND jobs.status = '{QUEUED}'"
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,13 @@ def mark_all_done(conn: Connection, job_ids: list[int]) -> None:
                                   for job_id in job_ids])
 
 
+def finish_superseded(conn: Connection, entries: list[tuple[str, int]]) -> None:
+    """Mark done the queued deadlines of each (game, version written) that are older than it."""
+    if entries:
+        conn.execute(_FINISH_SUPERSEDED, [{"b_game": game_id, "b_version": version, "b_at": time.time()}
+                                          for game_id, version in entries])
+
+
 def mark_done(conn: Connection, job_id: int, result: Any = None) -> None:
     """Finish the job in the caller's transaction (the same one that stores its effect)."""
     conn.execute(_MARK_DONE, {"b_id": job_id, "b_finished_at": time.time(),
@@ -134,6 +149,9 @@ _GIVE_UP = (update(_J).where(_J.c.id == bindparam("b_id"))
 _MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
               .values(status=DONE, finished_at=bindparam("b_finished_at"), lease_until=None,
                       result=bindparam("b_result")))
+_FINISH_SUPERSEDED = (update(_J).where(text(QUEUED_DEADLINE_SQL), _J.c.game_id == bindparam("b_game"),
+                                        _J.c.version < bindparam("b_version"))
+                      .values(status=DONE, finished_at=bindparam("b_at"), lease_until=None))
 _NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane.in_(bindparam("b_lanes", expanding=True)),
                                                     _J.c.status == QUEUED)
 _RELEASE = (update(_J).where(_J.c.worker == bindparam("b_worker"), _J.c.status == RUNNING)

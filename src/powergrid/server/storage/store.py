@@ -41,6 +41,9 @@ _MOVE_ARRAYS = {"game_id": "text", "seq": "int", "seat": "int", "action": "text"
                 "entry_at": "float8"}
 # A data-modifying WITH runs whether or not the query reads it; pg_notify, in a plain one, only
 # runs for the rows the query reads (the counts). Notices go in the entries' order.
+# ``superseded``'s OFFSET 0 keeps its subquery one look-up per entry in the partial index of queued
+# deadlines (flattened into a join, the planner scanned the whole index for each batch while the
+# tables had no statistics yet).
 _APPEND_POSTGRES_SQL = """
 WITH v AS (
   SELECT * FROM unnest({arrays}) WITH ORDINALITY AS v({names}, ord)
@@ -63,6 +66,14 @@ WITH v AS (
 ), finished AS (
   UPDATE jobs SET status = %(done)s, finished_at = %(at)s, lease_until = NULL, result = NULL
   WHERE id IN (SELECT done_job FROM kept WHERE done_job IS NOT NULL) RETURNING 1
+), superseded AS (
+  UPDATE jobs SET status = %(done)s, finished_at = %(at)s, lease_until = NULL
+  FROM (SELECT old.id FROM kept, LATERAL (
+          SELECT jobs.id FROM jobs
+          WHERE {queued_deadline} AND jobs.game_id = kept.game_id AND jobs.version < kept.seq
+          OFFSET 0) AS old
+       ) AS passed
+  WHERE jobs.id = passed.id RETURNING 1
 ), bell AS (
   SELECT pg_notify(%(jobs_channel)s, '') FROM (
     SELECT 1 FROM kept WHERE kind IS NOT NULL AND not_before <= %(wake_by)s LIMIT 1) AS any_job
@@ -73,6 +84,7 @@ _APPEND_POSTGRES = {
     notify: _APPEND_POSTGRES_SQL.format(
         arrays=", ".join(f"%({name})s::{kind}[]" for name, kind in _MOVE_ARRAYS.items()),
         names=", ".join(_MOVE_ARRAYS),
+        queued_deadline=jobs.QUEUED_DEADLINE_SQL,
         told=(""", told AS (
   SELECT pg_notify(%(channel)s, message) FROM (SELECT message FROM kept ORDER BY ord) AS m
 )""" if notify else ""),
@@ -356,6 +368,7 @@ class Store:
                     jobs.enqueue(conn, next_job)
                 if done_job is not None:
                     jobs.mark_done(conn, done_job)
+                jobs.finish_superseded(conn, [(game_id, seq)])
                 self._notify(conn, message(game_id, seq, (seat, action, at)))
         except IntegrityError:
             return False
@@ -430,6 +443,7 @@ class Store:
                                         for m in kept])
             jobs.enqueue_all(conn, [m.next_job for m in kept if m.next_job is not None])
             jobs.mark_all_done(conn, [m.done_job for m in kept if m.done_job is not None])
+            jobs.finish_superseded(conn, [(m.game_id, m.seq) for m in kept])
             self._notify_all(conn, [message(m.game_id, m.seq, (m.seat, m.action, m.at)) for m in kept])
         return made
 
