@@ -28,7 +28,7 @@ def _hashes(engine: Engine, game_ids: list[str]) -> tuple[dict[str, Any], dict[t
     g, s = db.games.c, db.seats.c
     if not game_ids:
         return {}, {}
-    with engine.connect() as conn:
+    with db.autocommit(engine) as conn:
         changed = {r.id: r.updated_at
                    for r in conn.execute(select(g.id, g.updated_at).where(g.id.in_(game_ids)))}
         hashes = {(r.game_id, r.seat): r.token_hash for r in conn.execute(

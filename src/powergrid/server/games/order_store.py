@@ -84,13 +84,13 @@ def place(engine: Engine, game_id: str, order: Order) -> Order:
 
 
 def of_seat(engine: Engine, game_id: str, seat: int) -> Order | None:
-    with engine.connect() as conn:
+    with db.autocommit(engine) as conn:
         row = conn.execute(select(orders).where(orders.c.game_id == game_id, orders.c.seat == seat)).first()
     return None if row is None else from_row(row)
 
 
 def by_id(engine: Engine, order_id: int) -> Order | None:
-    with engine.connect() as conn:
+    with db.autocommit(engine) as conn:
         row = conn.execute(select(orders).where(orders.c.id == order_id)).first()
     return None if row is None else from_row(row)
 
@@ -120,7 +120,7 @@ def pending_of(engine: Engine, to_act: list[tuple[str, int]]) -> dict[tuple[str,
     # by game only (one statement, built and compiled once, whatever the number of pairs); the
     # seats are picked here
     games = sorted({game_id for game_id, _ in wanted})
-    with engine.connect() as conn:
+    with db.autocommit(engine) as conn:
         rows = [r for r in conn.execute(_PENDING_OF_GAMES, {"b_games": games})
                 if (r.game_id, r.seat) in wanted]
     return {(r.game_id, r.seat): from_row(r) for r in rows}
@@ -139,7 +139,7 @@ def jobs_for(engine: Engine, to_act: list[tuple[str, int, int]]) -> list[JobSpec
 
 
 def rows_of_game(engine: Engine, game_id: str) -> list[Any]:
-    with engine.connect() as conn:
+    with db.autocommit(engine) as conn:
         return list(conn.execute(select(orders).where(orders.c.game_id == game_id).order_by(orders.c.seat)))
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     DateTime,
     Engine,
     Float,
@@ -173,6 +174,19 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL", autocheckpoint: bool
     engine = create_engine(url, pool_size=10, max_overflow=10)
     _ping_when_idle(engine)
     return engine
+
+
+def autocommit(engine: Engine) -> Connection:
+    """A connection for reads, and for writes of one statement: on PostgreSQL each statement is its
+    own transaction (a read sees what it would see in a read-committed transaction: each
+    statement there takes its own snapshot). A read is then one round trip, where a transaction
+    made it three (BEGIN, the query, and ROLLBACK when the connection goes back to the pool), each
+    a wake-up of the server and of the caller's thread. SQLite's transactions cost no round trip:
+    its connections are left as they are."""
+    conn = engine.connect()
+    if engine.dialect.name == "postgresql":
+        conn.execution_options(isolation_level="AUTOCOMMIT")
+    return conn
 
 
 def _ping_when_idle(engine: Engine) -> None:

@@ -7,14 +7,14 @@ time and a priority. Due jobs are claimed in (priority, not-before, id) order: a
 hint (``INTERACTIVE``: someone waits on it) goes before every queued analysis (``BACKGROUND``),
 however long the analyses have waited.
 
-Claiming takes one due job under a *lease*: ``status`` becomes ``running`` with ``lease_until``
-set. On PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` so concurrent
-workers pass each other; on SQLite (one writer at a time) a conditional ``UPDATE ... WHERE
-status = 'queued' OR lease expired`` that must change exactly one row does the same. A worker
-that dies leaves its job ``running`` until the lease runs out; then another worker claims it
-again (the pool that started a worker which died puts its jobs back in the queue at once:
-``release``). Whatever the job's effect is must therefore be idempotent: a bot turn's move is an
-append at a fixed version, which exactly one writer can make.
+Claiming takes one due queued job under a *lease*: ``status`` becomes ``running`` with
+``lease_until`` set. On PostgreSQL the candidate row is locked with ``FOR UPDATE SKIP LOCKED`` so
+concurrent workers pass each other; on SQLite (one writer at a time) a conditional ``UPDATE ...
+WHERE status = 'queued'`` that must change exactly one row does the same. A worker that dies
+leaves its job ``running`` until the lease runs out; then a claiming worker puts it back in the
+queue and it is claimed again (the pool that started a worker which died puts its jobs back in
+the queue at once: ``release``). Whatever the job's effect is must therefore be idempotent: a bot
+turn's move is an append at a fixed version, which exactly one writer can make.
 
 Enqueueing takes the caller's connection, so a job is stored in the same transaction as the
 change that calls for it (a bot turn with the action that makes it the bot's turn): never lost.
@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, bindparam, delete, func, or_, select, text, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, or_, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import db
@@ -139,8 +139,18 @@ _NEW_JOB = {name: bindparam(f"b_{name}") for name in ("kind", "lane", "key", "ga
                                                      "payload", "not_before", "priority", "created_at")}
 _INSERT_PG = postgresql.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
 _INSERT_SQLITE = sqlite.insert(_J).values(**_NEW_JOB, status=QUEUED, attempts=0).on_conflict_do_nothing()
-_CLAIMABLE = or_(_J.c.status == QUEUED, and_(_J.c.status == RUNNING, _J.c.lease_until < bindparam("b_now")))
-_TAKE = (update(_J).where(_J.c.id == bindparam("b_id"), _CLAIMABLE)
+# A claim takes queued jobs alone; a running job whose lease ran out is first put back in the
+# queue (``_REQUEUE_EXPIRED``, ``JobQueue._requeue_expired``). The status is written into the
+# statements, not bound: psycopg prepares a statement it runs often, and PostgreSQL's plan for a
+# prepared claim that did not know the statuses (and took running jobs too, by an OR) walked the
+# index over every job of the lane, finished ones included: a claim cost 1.7 ms of the
+# database's CPU a minute into a busy load test, and more the longer it ran. The partial index
+# of queued jobs (``ix_jobs_queued``) holds only what a claim looks for.
+_QUEUED = text(f"jobs.status = '{QUEUED}'")
+_REQUEUE_EXPIRED = (update(_J).where(_J.c.lane == bindparam("b_lane"), text(f"jobs.status = '{RUNNING}'"),
+                                     _J.c.lease_until < bindparam("b_now"))
+                    .values(status=QUEUED, lease_until=None))
+_TAKE = (update(_J).where(_J.c.id == bindparam("b_id"), _QUEUED)
          .values(status=RUNNING, lease_until=bindparam("b_lease_until"), worker=bindparam("b_worker"),
                  attempts=_J.c.attempts + 1))
 _GIVE_UP = (update(_J).where(_J.c.id == bindparam("b_id"))
@@ -152,8 +162,7 @@ _MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
 _FINISH_SUPERSEDED = (update(_J).where(text(QUEUED_DEADLINE_SQL), _J.c.game_id == bindparam("b_game"),
                                         _J.c.version < bindparam("b_version"))
                       .values(status=DONE, finished_at=bindparam("b_at"), lease_until=None))
-_NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane.in_(bindparam("b_lanes", expanding=True)),
-                                                    _J.c.status == QUEUED)
+_NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane == bindparam("b_lane"), _QUEUED)
 _RELEASE = (update(_J).where(_J.c.worker == bindparam("b_worker"), _J.c.status == RUNNING)
             .values(status=QUEUED, lease_until=None))
 _RENEW = (update(_J).where(_J.c.id == bindparam("b_id"), _J.c.worker == bindparam("b_worker"),
@@ -174,7 +183,7 @@ def _claim_postgres(candidates: Any) -> Any:
 def _candidates(lane: str, search_per_client: int, postgres: bool) -> Any:
     """The query for a lane's next due jobs (a few more than wanted: on SQLite another worker may
     take some between the read and the lease)."""
-    query = (select(_J).where(_J.c.lane == lane, _CLAIMABLE, _J.c.not_before <= bindparam("b_now"))
+    query = (select(_J).where(_J.c.lane == lane, _QUEUED, _J.c.not_before <= bindparam("b_now"))
              .order_by(_J.c.priority, _J.c.not_before, _J.c.id).limit(bindparam("b_most")))
     if lane == SEARCH and search_per_client > 0:
         busy = (select(_J.c.client).where(_J.c.lane == SEARCH, _J.c.status == RUNNING,
@@ -196,6 +205,9 @@ class JobQueue:
         self.search_per_client = search_per_client
         self.max_attempts = max_attempts
         self._queries: dict[str, Any] = {}
+        #: how often a lane's expired leases are looked for (``_requeue_expired``)
+        self.requeue_every_s = min(1.0, lease_s / 4)
+        self._requeue_at: dict[str, float] = {}
 
     def enqueue(self, spec: JobSpec) -> None:
         with self.engine.begin() as conn:
@@ -217,8 +229,19 @@ class JobQueue:
                 return found
         return []
 
+    def _requeue_expired(self, lane: str, now: float) -> None:
+        """Put the lane's running jobs whose lease ran out back in the queue (at most every
+        ``requeue_every_s`` a lane: a worker that died mid-job is rare, and its job was late by a
+        whole lease already)."""
+        if now < self._requeue_at.get(lane, 0.0):
+            return
+        self._requeue_at[lane] = now + self.requeue_every_s
+        with self.engine.begin() as conn:
+            conn.execute(_REQUEUE_EXPIRED, {"b_lane": lane, "b_now": now})
+
     def _claim_in(self, worker: str, lane: str, most: int) -> list[Job]:
         most = max(1, most)
+        self._requeue_expired(lane, time.time())
         query = self._queries.get(lane)
         if query is None:
             postgres = self.engine.dialect.name == "postgresql"
@@ -228,11 +251,10 @@ class JobQueue:
             self._queries[lane] = query
         now = time.time()
         claimed: list[Job] = []
-        with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                # a lease lost in a crash only puts the job back in the queue, so the claim need not
-                # wait for the disk (the append that finishes the job does)
-                conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+        if self.engine.dialect.name == "postgresql":
+            # one statement, its own transaction: no BEGIN and COMMIT round trips around it (a job
+            # given up after it is another statement; a crash between the two only claims it again)
+            with db.autocommit(self.engine) as conn:
                 rows = conn.execute(query, {"b_now": now, "b_most": most, "b_worker": worker,
                                             "b_lease_until": now + self.lease_s}).all()
                 for row in sorted(rows, key=lambda r: (r.priority, r.not_before, r.id)):
@@ -242,7 +264,8 @@ class JobQueue:
                         continue
                     claimed.append(Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version,
                                        row.client, json.loads(row.payload), row.attempts, worker))
-                return claimed
+            return claimed
+        with self.engine.begin() as conn:
             for row in conn.execute(query, {"b_now": now, "b_most": most + 3}).all():
                 taken = conn.execute(_TAKE, {"b_id": row.id, "b_now": now, "b_worker": worker,
                                              "b_lease_until": now + self.lease_s})
@@ -266,15 +289,16 @@ class JobQueue:
             query = self._queries[f"ahead:{lane}"] = (
                 _candidates(lane, self.search_per_client, postgres=False).with_only_columns(_J.c.id)
                 .where(_J.c.priority < bindparam("b_priority")))
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             return conn.execute(query, {"b_now": time.time(), "b_most": 1, "b_priority": priority}).first() \
                 is not None
 
     def next_due(self, lanes: list[str]) -> float | None:
         """When the soonest queued job of these lanes is due (a paced bot's turn waits), or None."""
-        with self.engine.connect() as conn:
-            due = conn.execute(_NEXT_DUE, {"b_lanes": list(lanes)}).scalar()
-        return None if due is None else float(due)
+        with db.autocommit(self.engine) as conn:  # a lane a statement: each the first row of an index
+            dues = [conn.execute(_NEXT_DUE, {"b_lane": lane}).scalar() for lane in lanes]
+        found = [float(due) for due in dues if due is not None]
+        return min(found) if found else None
 
     def renew(self, job: Job) -> bool:
         """Extend the lease of a job still being worked on; False if it was lost (expired and taken)."""
@@ -317,6 +341,6 @@ class JobQueue:
     def counts(self) -> dict[str, int]:
         """Jobs per status (for tests and the worker's log)."""
         j = db.jobs
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             return {row.status: row.n for row in conn.execute(
                 select(j.c.status, func.count().label("n")).group_by(j.c.status))}

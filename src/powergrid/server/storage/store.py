@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Engine, and_, bindparam, case, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -21,10 +21,17 @@ from . import db, jobs
 from .jobs import JobSpec
 
 _INSERT_ACTION = insert(db.actions)
+#: a game's ``updated_at`` moves on only when it is this many seconds old: it is indexed (the idle
+#: games' expiry, hours) and only sorts "My games" besides, and an update that changes no indexed
+#: column is PostgreSQL's cheap kind (HOT: no index entry written, the old row version reclaimed
+#: from its page without a vacuum), where one per action bloated every index of a busy game
+UPDATED_AT_STEP_S = 10.0
 _UPDATE_GAME = (update(db.games).where(db.games.c.id == bindparam("b_id"))
                 .values(version=bindparam("b_version"), status=bindparam("b_status"),
                         round=bindparam("b_round"), to_act=bindparam("b_to_act"),
-                        updated_at=bindparam("b_updated_at")))
+                        updated_at=case(
+                            (db.games.c.updated_at >= bindparam("b_updated_at") - UPDATED_AT_STEP_S,
+                             db.games.c.updated_at), else_=bindparam("b_updated_at"))))
 #: for a batch of moves: a taken number skips that move instead of failing the transaction
 #: (RETURNING says whether it was written: psycopg's rowcount is -1 for it)
 _INSERT_ACTIONS_UNLESS_TAKEN = {
@@ -55,7 +62,8 @@ WITH v AS (
   SELECT v.* FROM v JOIN written USING (game_id, seq)
 ), moved AS (
   UPDATE games SET version = kept.seq, status = kept.status, round = kept.round, to_act = kept.to_act,
-                   updated_at = %(at)s
+                   updated_at = CASE WHEN games.updated_at >= %(at)s - {updated_at_step} THEN games.updated_at
+                                     ELSE %(at)s END
   FROM kept WHERE games.id = kept.game_id RETURNING 1
 ), queued AS (
   INSERT INTO jobs (kind, lane, key, game_id, version, client, payload, status, not_before, attempts,
@@ -84,7 +92,7 @@ _APPEND_POSTGRES = {
     notify: _APPEND_POSTGRES_SQL.format(
         arrays=", ".join(f"%({name})s::{kind}[]" for name, kind in _MOVE_ARRAYS.items()),
         names=", ".join(_MOVE_ARRAYS),
-        queued_deadline=jobs.QUEUED_DEADLINE_SQL,
+        queued_deadline=jobs.QUEUED_DEADLINE_SQL, updated_at_step=UPDATED_AT_STEP_S,
         told=(""", told AS (
   SELECT pg_notify(%(channel)s, message) FROM (SELECT message FROM kept ORDER BY ord) AS m
 )""" if notify else ""),
@@ -97,11 +105,15 @@ _ACTIONS_BETWEEN = _ACTIONS_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
 _ENTRIES_AFTER = _ACTIONS_AFTER.add_columns(db.actions.c.at, db.actions.c.to_act)
 _ENTRIES_BETWEEN = _ENTRIES_AFTER.where(db.actions.c.seq <= bindparam("b_upto"))
 
+# Each game's entries read from the primary key, game by game: the OFFSET 0 keeps the planner from
+# joining the games to the whole table instead, which it did while the table had no statistics
+# (2 ms a bot worker's read of a few games, and more as the log grew).
 _ENTRIES_AFTER_EACH_POSTGRES = """
-SELECT a.game_id, a.seq, a.seat, a.action, a.at, a.to_act
-FROM unnest(%s::text[], %s::int[]) AS w(game_id, seq)
-JOIN actions AS a ON a.game_id = w.game_id AND a.seq > w.seq
-ORDER BY a.game_id, a.seq"""
+SELECT w.game_id, a.seq, a.seat, a.action, a.at, a.to_act
+FROM unnest(%s::text[], %s::int[]) AS w(game_id, seq),
+LATERAL (SELECT seq, seat, action, at, to_act FROM actions
+         WHERE actions.game_id = w.game_id AND actions.seq > w.seq OFFSET 0) AS a
+ORDER BY w.game_id, a.seq"""
 
 #: a log entry with its time: (seq, seat, action or ``undo`` or a notice, at, to_act after it)
 Entry = tuple[int, int, str, float | None, int | None]
@@ -214,7 +226,7 @@ class Store:
         return now
 
     def game(self, game_id: str) -> GameRow | None:
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             row = conn.execute(select(db.games).where(db.games.c.id == game_id)).first()
             if row is None:
                 return None
@@ -223,7 +235,7 @@ class Store:
         return _game_row(row, seat_rows)
 
     def list_games(self, limit: int = 100) -> list[GameRow]:
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             rows = conn.execute(select(db.games).order_by(db.games.c.created_at.desc()).limit(limit)).all()
             ids = [r.id for r in rows]
             seat_rows = conn.execute(select(db.seats).where(db.seats.c.game_id.in_(ids))
@@ -240,7 +252,7 @@ class Store:
                                         j.c.version == g.c.version).exists())
         query = (select(g.c.id).join(s, and_(s.c.game_id == g.c.id, s.c.seat == g.c.to_act))
                  .where(g.c.status == "playing", s.c.kind == "bot", ~has_job))
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             return [r.id for r in conn.execute(query)]
 
     def enqueue(self, spec: JobSpec) -> None:
@@ -298,7 +310,7 @@ class Store:
 
     def seats(self, game_id: str) -> list[SeatRow]:
         s = db.seats
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             rows = conn.execute(select(s).where(s.c.game_id == game_id).order_by(s.c.seat)).all()
         return [SeatRow(r.seat, r.kind, r.bot, r.bot_seed, r.token_hash, bool(r.claimed), bool(r.open),
                         r.name) for r in rows]
@@ -493,7 +505,7 @@ class Store:
 
     def actions_after(self, game_id: str, seq: int, upto: int | None = None) -> list[tuple[int, int, str]]:
         """The log entries (seq, seat, action or ``undo``) after ``seq``, up to ``upto`` if given."""
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             if upto is None:
                 rows = conn.execute(_ACTIONS_AFTER, {"b_game": game_id, "b_seq": seq}).all()
             else:
@@ -510,14 +522,14 @@ class Store:
                  .where(or_(*(and_(a.c.game_id == game_id, a.c.seq > seq) for game_id, seq in after.items())))
                  .order_by(a.c.game_id, a.c.seq))
         found: dict[str, list[tuple[int, int, str]]] = {game_id: [] for game_id in after}
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             for r in conn.execute(query):
                 found[r.game_id].append((r.seq, r.seat, r.action))
         return found
 
     def entries_after(self, game_id: str, seq: int, upto: int | None = None) -> list[Entry]:
         """``actions_after`` with each entry's time and the seat to act after it (the clocks')."""
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             if upto is None:
                 rows = conn.execute(_ENTRIES_AFTER, {"b_game": game_id, "b_seq": seq}).all()
             else:
@@ -529,7 +541,7 @@ class Store:
         if not after:
             return {}
         found: dict[str, list[Entry]] = {game_id: [] for game_id in after}
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             if conn.dialect.name == "postgresql":
                 # one statement whatever the number of games (the games and versions as arrays):
                 # the general form below is a new statement, compiled anew, for each number of games
@@ -562,7 +574,7 @@ class Store:
         query = select(sn).where(sn.c.game_id == game_id)
         if upto is not None:
             query = query.where(sn.c.seq <= upto)
-        with self.engine.connect() as conn:
+        with db.autocommit(self.engine) as conn:
             row = conn.execute(query.order_by(sn.c.seq.desc()).limit(1)).first()
         if row is None:
             return None
