@@ -26,7 +26,9 @@ For each backend (SQLite, PostgreSQL), number of web workers (1, 2) and scenario
 - handed: connections the web processes handed to a game's owner process (server/owners.py);
 - web CPU ms per action: CPU of the web processes / actions in the played games; bots' CPU ms per
   action likewise for the bot-worker processes (search games' CPU included); client CPU ms per
-  action: the load client's own (it shares the cores with the server).
+  action: the load client's own (it shares the cores with the server); db CPU ms per action: the
+  PostgreSQL server's processes on this machine (its backends, and those that ended, as their
+  parent counts them), PostgreSQL runs only.
 
     nice -n 10 .venv/bin/python benchmarks/server_load.py [--seconds 30] [--games 100] \\
         [--search-games 20] [--backends sqlite,postgres] [--workers 1,2] [--scenarios base,search] \\
@@ -358,6 +360,23 @@ def cpu_by_role(pid: int) -> dict[str, float]:
     return out
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds of this machine's PostgreSQL processes, with those of their children that
+    ended (a backend whose connection closed is counted by the postmaster that waited for it)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat.rsplit(")", 1)[1].split()
+        if name.startswith("postgres"):
+            total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def bot_turn_ms(url: str, since: float) -> list[float]:
     """The heuristic bots' turns as the server saw them: from the job's enqueueing (in the commit of
     the action that made it the bot's turn) to its being done (in the commit of the bot's move)."""
@@ -390,6 +409,7 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
     try:
         time.sleep(1.0)  # the bot workers start
         before = cpu_by_role(proc.pid)
+        db_before = postgres_cpu_s()
         began_at = time.time()
         search_games = args.search_games if scenario == "search" else 0
         client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -399,6 +419,7 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
                               "--clock", args.clock],
                              capture_output=True, text=True)
         after = cpu_by_role(proc.pid)
+        db_after = postgres_cpu_s()
         client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
         turns = bot_turn_ms(url, began_at)
         if out.returncode != 0:
@@ -413,6 +434,8 @@ def run_one(backend: str, workers: int, scenario: str, act: str, args: argparse.
         # the client is the only child reaped during the run: its CPU is what the server did not get
         result["client_cpu_ms"] = (client_after.ru_utime + client_after.ru_stime - client_before.ru_utime
                                    - client_before.ru_stime) * 1000 / actions
+        result["db_cpu_ms"] = (db_after - db_before) * 1000 / max(
+            1, result["actions"] + result["search_actions"]) if backend == "postgres" else None
         result["turn_p50"], result["turn_p99"] = pct(turns, 0.5), pct(turns, 0.99)
         return result
     finally:
@@ -470,7 +493,7 @@ def main() -> None:
     header = (f"{'backend':8} {'web':>3} {'scenario':8} {'act':6} {'act p50':>8} {'p99':>6} {'turn p50':>8} "
               f"{'p99':>5} {'bot p50':>7} {'p99':>6} {'srv p50':>7} {'p99':>5} {'client lag':>10} "
               f"{'lag p99':>7} {'max':>6} {'web GC':>6} {'max':>5} {'actions':>7} {'search':>6} "
-              f"{'web CPU':>7} {'bots CPU':>8} "
+              f"{'web CPU':>7} {'bots CPU':>8} {'client CPU':>10} {'db CPU':>6} "
               f"{'err':>4} {'handed':>6}")
     print(header + "\n" + " " * 29 + "(ms)" + " " * 93 + "actions (ms/action)")
     with tempfile.TemporaryDirectory(prefix="powergrid-load-") as scratch:
@@ -487,6 +510,7 @@ def main() -> None:
                           f"{r['lag_p99']:7.1f} {r['lag_max']:6.0f} {r['gc_ms']:6.0f} {r['gc_max_ms']:5.0f} "
                           f"{r['actions']:7d} {r['search_actions']:6d} {r['web_cpu_ms']:7.2f} "
                           f"{r['bots_cpu_ms']:8.2f} {r['client_cpu_ms']:10.2f} "
+                          f"{'-' if r['db_cpu_ms'] is None else format(r['db_cpu_ms'], '.2f'):>6} "
                           f"{r['errors'] + r['refused']:4d} {r.get('handed', 0):6d}", flush=True)
     print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
 
