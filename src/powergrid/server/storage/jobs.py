@@ -265,20 +265,24 @@ class JobQueue:
                     claimed.append(Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version,
                                        row.client, json.loads(row.payload), row.attempts, worker))
             return claimed
-        with self.engine.begin() as conn:
-            for row in conn.execute(query, {"b_now": now, "b_most": most + 3}).all():
-                taken = conn.execute(_TAKE, {"b_id": row.id, "b_now": now, "b_worker": worker,
-                                             "b_lease_until": now + self.lease_s})
-                if taken.rowcount != 1:
-                    continue  # SQLite: another worker took it between our read and our write
-                if row.attempts + 1 > self.max_attempts:
-                    conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
-                        {"error": f"given up after {row.attempts} attempts"})})
-                    continue
-                claimed.append(Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version, row.client,
-                                   json.loads(row.payload), row.attempts + 1, worker))
-                if len(claimed) == most:
-                    break
+        return db.sqlite_write(self.engine, lambda conn: self._take(conn, query, worker, now, most))
+
+    def _take(self, conn: Connection, query: Any, worker: str, now: float, most: int) -> list[Job]:
+        """SQLite: lease up to ``most`` of the jobs ``query`` finds, one conditional update each."""
+        claimed: list[Job] = []
+        for row in conn.execute(query, {"b_now": now, "b_most": most + 3}).all():
+            taken = conn.execute(_TAKE, {"b_id": row.id, "b_now": now, "b_worker": worker,
+                                         "b_lease_until": now + self.lease_s})
+            if taken.rowcount != 1:
+                continue  # SQLite: another worker took it between our read and our write
+            if row.attempts + 1 > self.max_attempts:
+                conn.execute(_GIVE_UP, {"b_id": row.id, "b_now": now, "b_result": json.dumps(
+                    {"error": f"given up after {row.attempts} attempts"})})
+                continue
+            claimed.append(Job(row.id, row.kind, row.lane, row.key, row.game_id, row.version, row.client,
+                               json.loads(row.payload), row.attempts + 1, worker))
+            if len(claimed) == most:
+                break
         return claimed
 
     def waits_ahead(self, lane: str, priority: int) -> bool:

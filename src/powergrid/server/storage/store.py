@@ -408,8 +408,7 @@ class Store:
                 with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
                     made = self._write_moves_postgres(conn, moves)
             else:
-                with self.engine.begin() as conn:
-                    made = self._write_moves(conn, moves)
+                made = db.sqlite_write(self.engine, lambda conn: self._write_moves(conn, moves))
         except IntegrityError:  # not a taken number (a game deleted meanwhile): one at a time
             return [self.append(m.game_id, m.seq, m.seat, m.action, status=m.status, round_=m.round,
                                 to_act=m.to_act, next_job=m.next_job, done_job=m.done_job, at=m.at)
