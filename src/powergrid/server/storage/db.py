@@ -198,21 +198,29 @@ def autocommit(engine: Engine) -> Connection:
 SQLITE_LOCK_POLL_S = (0.0005, 0.001)
 
 
-def sqlite_write(engine: Engine, write: Callable[[Connection], T]) -> T:
+def is_locked(exc: OperationalError) -> bool:
+    """Whether SQLite refused a statement because another connection holds its lock."""
+    message = str(exc.orig)
+    return "locked" in message or "busy" in message
+
+
+def sqlite_write(engine: Engine, write: Callable[[Connection], T], patience_s: float | None = None) -> T:
     """Run ``write`` in a transaction of its own; on SQLite, while another connection holds the
-    write lock, try again after half a millisecond, then every millisecond (until the busy
-    timeout). SQLite's own wait sleeps
-    1, 2, 5, 10, 15, 20, 25, 25... ms between its looks: where two web processes and the bot
-    workers all write, a bot worker's batch kept missing the short gaps between the others'
-    commits and waited tens of milliseconds for the lock. The whole transaction is tried again (on
-    SQLite nothing of it was written); on PostgreSQL it is one try."""
+    write lock, try again after half a millisecond, then every millisecond, for ``patience_s``
+    (default: the busy timeout; 0: one try, the lock's refusal raised as ``OperationalError``).
+    SQLite's own wait sleeps 1, 2, 5, 10, 15, 20, 25, 25... ms between its looks: where two web
+    processes and the bot workers all write, a bot worker's batch kept missing the short gaps
+    between the others' commits and waited tens of milliseconds for the lock. The whole
+    transaction is tried again (on SQLite nothing of it was written); on PostgreSQL it is one try."""
     if engine.dialect.name != "sqlite":
         with engine.begin() as conn:
             return write(conn)
-    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    if patience_s is None:
+        patience_s = SQLITE_BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + patience_s
     wait, longest = SQLITE_LOCK_POLL_S
     with engine.connect() as conn:
-        driver = conn.connection.driver_connection
+        driver = conn.connection.driver_connection  # (through SQLAlchemy it would begin a transaction)
         assert driver is not None
         driver.execute("PRAGMA busy_timeout=0")
         try:
@@ -221,8 +229,7 @@ def sqlite_write(engine: Engine, write: Callable[[Connection], T]) -> T:
                     with conn.begin():
                         return write(conn)
                 except OperationalError as exc:
-                    message = str(exc.orig)
-                    if ("locked" not in message and "busy" not in message) or time.monotonic() >= deadline:
+                    if not is_locked(exc) or time.monotonic() >= deadline:
                         raise
                 time.sleep(wait)
                 wait = min(longest, wait * 2)

@@ -161,7 +161,7 @@ _MARK_DONE = (update(_J).where(_J.c.id == bindparam("b_id"))
                       result=bindparam("b_result")))
 _FINISH_SUPERSEDED = (update(_J).where(text(QUEUED_DEADLINE_SQL), _J.c.game_id == bindparam("b_game"),
                                         _J.c.version < bindparam("b_version"))
-                      .values(status=DONE, finished_at=bindparam("b_at"), lease_until=None))
+                      .values(status=DONE, finished_at=bindparam("b_at")))
 _NEXT_DUE = select(func.min(_J.c.not_before)).where(_J.c.lane == bindparam("b_lane"), _QUEUED)
 _RELEASE = (update(_J).where(_J.c.worker == bindparam("b_worker"), _J.c.status == RUNNING)
             .values(status=QUEUED, lease_until=None))

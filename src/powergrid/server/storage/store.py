@@ -75,7 +75,7 @@ WITH v AS (
   UPDATE jobs SET status = %(done)s, finished_at = %(at)s, lease_until = NULL, result = NULL
   WHERE id IN (SELECT done_job FROM kept WHERE done_job IS NOT NULL) RETURNING 1
 ), superseded AS (
-  UPDATE jobs SET status = %(done)s, finished_at = %(at)s, lease_until = NULL
+  UPDATE jobs SET status = %(done)s, finished_at = %(at)s
   FROM (SELECT old.id FROM kept, LATERAL (
           SELECT jobs.id FROM jobs
           WHERE {queued_deadline} AND jobs.game_id = kept.game_id AND jobs.version < kept.seq
@@ -423,21 +423,14 @@ class Store:
         handing it to a thread and back, but waiting for the lock must not happen on the loop."""
         if not moves:
             return []
-        with self.engine.connect() as conn:
-            driver = conn.connection.driver_connection  # (through SQLAlchemy it would begin a transaction)
-            assert driver is not None
-            driver.execute("PRAGMA busy_timeout=0")
-            try:
-                with conn.begin():
-                    made = self._write_moves(conn, moves)
-            except OperationalError as exc:
-                if "locked" not in str(exc.orig) and "busy" not in str(exc.orig):
-                    raise
-                return None
-            except IntegrityError:
-                return None  # the careful path, one at a time (append_moves)
-            finally:
-                driver.execute(f"PRAGMA busy_timeout={db.SQLITE_BUSY_TIMEOUT_MS}")
+        try:
+            made = db.sqlite_write(self.engine, lambda conn: self._write_moves(conn, moves), patience_s=0)
+        except OperationalError as exc:
+            if not db.is_locked(exc):
+                raise
+            return None
+        except IntegrityError:
+            return None  # the careful path, one at a time (append_moves)
         self._rang(moves, made)
         return made
 
