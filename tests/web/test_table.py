@@ -297,6 +297,8 @@ def test_replay_of_a_record_file(server_url, new_page, tmp_path) -> None:
     path.write_text(json.dumps(record))
     page = new_page(390, 844)
     page.goto(f"{server_url}/replay")
+    # the file control shows once the page has set up (a file chosen before that would go unread)
+    page.wait_for_selector("#replay-open:not([hidden])")
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector("#replay-controls:not([hidden])")
     page.wait_for_selector("#decision h2:has-text('The deal')")
