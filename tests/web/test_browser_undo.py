@@ -91,7 +91,9 @@ def test_undo_refused_after_new_information(server_url, new_page) -> None:
     page = table.open_page(new_page, last)
     page.wait_for_selector("#decision [data-decision='bid']")
     page.click("#decision [data-action='pass']")  # the auction ends: a new plant is drawn
-    page.wait_for_function("() => document.getElementById('undo').title.includes('new information')")
+    # the new view comes before the answer to the pass, and the page ignores U until that answer
+    page.wait_for_function("() => document.getElementById('undo').title.includes('new information')"
+                           " && !document.body.classList.contains('busy')")
     assert page.locator("#undo").is_disabled()
     page.locator("body").press("u")
     toast = page.locator(".toast-error").last
