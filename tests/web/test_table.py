@@ -288,9 +288,9 @@ def test_replay_of_a_game_in_play(server_url, new_page) -> None:
 def test_replay_of_a_record_file(server_url, new_page, tmp_path) -> None:
     game = create_game(server_url, map="germany", players=2, seed=15,
                        seats=[{"kind": "bot", "bot": "random"}] * 2)
-    for _ in range(200):
-        if api(server_url, f"/api/games/{game['game_id']}")["state"]["game_over"]:
-            break
+    deadline = time.monotonic() + 90
+    while not api(server_url, f"/api/games/{game['game_id']}")["state"]["game_over"]:
+        assert time.monotonic() < deadline, "the bots' game did not end"
         time.sleep(0.1)
     record = api(server_url, f"/api/games/{game['game_id']}/record")
     path = tmp_path / "powergrid-record.json"
