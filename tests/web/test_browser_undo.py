@@ -55,6 +55,48 @@ def test_undo_of_a_bid(server_url, new_page) -> None:
     assert page.script_errors == []
 
 
+def test_undo_pressed_before_the_action_is_answered(server_url, new_page) -> None:
+    """The slip seen at once: U pressed while the page's own action is still on its way is carried
+    out when the answer comes (it was ignored)."""
+    table = ApiTable(server_url)
+    table.act("open 3 3")
+    bidder = table.public()["to_act"]
+    page = new_page()
+    sockets: list[Any] = []
+    held: list[str] = []
+
+    def relay(socket: Any) -> None:  # the server's answers to actions are held back by the test
+        server = socket.connect_to_server()
+        sockets.append(socket)
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "done":
+                held.append(message)
+            else:
+                socket.send(message)
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws"), relay)
+    page.goto(f"{server_url}/game/{table.gid}#seat={bidder}&token={table.tokens[bidder]}")
+    page.wait_for_selector("#decision [data-decision='bid']")
+    page.click("#decision [data-action='bid']")  # the lowest raise, 4
+    page.wait_for_function("() => document.body.classList.contains('busy')")
+    for _ in range(100):  # the bid is in; its answer is held
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held and table.public()["state"]["auction"]["bid"] == 4
+    page.locator("body").press("u")
+    page.wait_for_timeout(300)
+    assert table.public()["last"]["action"] == "bid 4"  # nothing yet: the page waits for the answer
+    sockets[0].send(held.pop())
+    page.wait_for_selector("#log li.undo")
+    now = table.public()
+    assert now["last"]["action"] == "undo" and now["last"]["undone"] == "bid 4"
+    assert now["state"]["auction"]["bid"] == 3 and now["to_act"] == bidder
+    assert page.script_errors == []
+
+
 def test_undo_of_a_build_with_the_key(server_url, new_page) -> None:
     table = ApiTable(server_url, seed=12)
     for _ in range(200):

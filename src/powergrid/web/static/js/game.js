@@ -32,7 +32,9 @@ const game = {
   message: null,    // the latest {state, to_act, legal, build_costs, default_power}
   mapInfo: null,
   board: null,
-  busy: false,      // sending a sequence of actions: redraw the decision form only after
+  busy: false,      // sending a sequence of actions: redraw the decision form only after the last
+  acting: false,    // busy with this page's own actions (not an undo)
+  onIdle: null,     // what to do once they are answered (an Undo pressed meanwhile)
   socket: null,
   socketSeat: undefined,
   socketLive: false, // the seat's socket is authenticated (its first view came): actions go over it
@@ -275,6 +277,7 @@ async function act(text) {
 async function actAll(texts) {
   if (game.busy) return null;
   game.busy = true;
+  game.acting = true;
   setBusy(true);
   let reply = null;
   try {
@@ -301,9 +304,13 @@ async function actAll(texts) {
     }
   } finally {
     game.busy = false;
+    game.acting = false;
     setBusy(false);
     game.decisionKey = "";
     if (game.message) accept(game.message, null, true);
+    const next = game.onIdle;  // an Undo asked for while this was on its way (undo.js)
+    game.onIdle = null;
+    if (next) next();
   }
   return reply;
 }

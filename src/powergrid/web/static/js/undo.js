@@ -174,7 +174,12 @@ export function setUpUndo(ctx) {
 
 async function takeBack(ctx) {
   const { game, gameId } = ctx;
-  if (game.busy) return;
+  if (game.busy) {
+    // U pressed while this page's own action is on its way (the slip noticed at once): take that
+    // action back as soon as it is answered. A second U during an undo is not queued.
+    if (game.acting) game.onIdle = () => takeBack(ctx);
+    return;
+  }
   const target = undoTarget(game);
   if (!target) {
     toast(refusalOf(game), "error", 6000);
