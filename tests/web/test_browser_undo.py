@@ -78,6 +78,7 @@ def test_undo_pressed_before_the_action_is_answered(server_url, new_page) -> Non
 
     page.route_web_socket(re.compile(r"/ws"), relay)
     page.goto(f"{server_url}/game/{table.gid}#seat={bidder}&token={table.tokens[bidder]}")
+    page.wait_for_selector(".connection.live")  # so the bid goes over the socket
     page.wait_for_selector("#decision [data-decision='bid']")
     page.click("#decision [data-action='bid']")  # the lowest raise, 4
     page.wait_for_function("() => document.body.classList.contains('busy')")

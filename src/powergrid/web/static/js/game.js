@@ -148,7 +148,6 @@ function connect() {
     if (token) socket.send(JSON.stringify({ type: "auth", token }));
     game.social.connected();  // chat written while the socket was away (or before this page)
     game.retry = 0;
-    setConnection("live");
   };
   socket.onmessage = (event) => {
     let data;
@@ -160,6 +159,9 @@ function connect() {
     if (game.socket !== socket) return;
     if (game.social.onSocket(data)) return;
     if (data.type === "state") {
+      // live once the seat's views come over the socket (its first one answers the auth): from then
+      // on the page's actions go over it too
+      if (!game.socketLive) setConnection("live");
       game.socketLive = true;
       accept(data, data.last);
     } else if ((data.type === "done" || data.type === "error") && game.pending.has(data.id)) {
