@@ -298,6 +298,7 @@ async function actAll(texts) {
       }
     }
   } catch (err) {
+    game.onIdle = null;  // refused: an Undo pressed meanwhile would take back an older action
     showRefusal(err);
     try {
       await loadView();
