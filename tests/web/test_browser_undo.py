@@ -134,7 +134,8 @@ def test_undo_refused_after_new_information(server_url, new_page) -> None:
     page = table.open_page(new_page, last)
     page.wait_for_selector("#decision [data-decision='bid']")
     page.click("#decision [data-action='pass']")  # the auction ends: a new plant is drawn
-    # the new view comes before the answer to the pass, and the page ignores U until that answer
+    # the new view comes before the answer to the pass: wait for that answer too, so the U below
+    # is pressed at a finished action (one pressed earlier waits for the answer, test above)
     page.wait_for_function("() => document.getElementById('undo').title.includes('new information')"
                            " && !document.body.classList.contains('busy')")
     assert page.locator("#undo").is_disabled()
