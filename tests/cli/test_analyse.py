@@ -69,3 +69,25 @@ def test_analyse_speaks_the_language_asked_for(tmp_path: Path) -> None:
                if len(done) < 30)  # (a short phrase is not wrapped by the table)
     wrong = runner.invoke(app, ["analyse", str(game), "--lang", "xx"])
     assert wrong.exit_code == 2 and "no language" in wrong.output
+
+
+def test_analyse_weighs_the_bots_a_record_names(tmp_path: Path) -> None:
+    """A record says which bot played each seat: the chances by round weigh them, as the
+    server's analysis does (docs/coach.md)."""
+    from powergrid.cli.common import record_players
+
+    game = short_game(tmp_path)
+    data = json.loads(game.read_text(encoding="utf-8"))
+    data["bots"] = [{"seat": 0, "bot": "expert", "seed": 1}]
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(data), encoding="utf-8")
+    assert record_players(named, 2) == ["expert", None]
+    assert record_players(game, 2) is None
+    chances = {}
+    for path in (game, named):
+        out = tmp_path / f"{path.stem}-analysis.json"
+        result = runner.invoke(app, ["analyse", str(path), "--level", "fast", "--json", str(out),
+                                     "--lang", "en"])
+        assert result.exit_code == 0, result.output
+        chances[path.stem] = [e["chances"][0] for e in json.loads(out.read_text(encoding="utf-8"))["chances"]]
+    assert all(n > b for n, b in zip(chances["named"][1:], chances["game"][1:], strict=True))

@@ -101,3 +101,17 @@ def test_every_decision_is_said_in_every_language(analysis: Analysis) -> None:
     if translator("pl").gettext("let plant {plant} go", plant=1) != "let plant 1 go":
         assert any(p["preferred"] != e["preferred"]
                    for p, e in zip(polish["decisions"], english["decisions"], strict=True))
+
+
+def test_the_chances_by_round_weigh_the_players_where_known(
+        game: tuple[pg.GameConfig, list[pg.Action]]) -> None:
+    """Who plays counts (docs/coach.md): the same game read with a strong bot in seat 0 gives
+    it more from the second round on; a person (None) counts as the heuristic."""
+    config, actions = game
+    _, blind, _ = split_turns(config, actions)
+    _, named, _ = split_turns(config, actions, ["expert", None])
+    assert [r for r, _ in named] == [r for r, _ in blind]
+    assert all(n[0] > b[0] for (_, n), (_, b) in zip(named[1:], blind[1:], strict=True))
+    assert split_turns(config, actions, [None, None])[1] == blind
+    with pytest.raises(ValueError, match="seats"):
+        analyse(config, actions, budget=BUDGET, players=["expert"])

@@ -202,7 +202,7 @@ def test_a_persons_bot_moves_while_an_analysis_runs(client: TestClient,
 
 
 def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> None:
-    game = create(client, 2, [{"kind": "bot", "bot": "heuristic"}] * 2, seed=3)
+    game = create(client, 2, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "heuristic"}], seed=3)
     gid = game["game_id"]
     assert client.get(f"/api/games/{gid}/analysis").json()["status"] == "none"
     deadline = time.monotonic() + 60
@@ -233,11 +233,15 @@ def test_a_finished_game_is_analysed_once_with_progress(client: TestClient) -> N
     assert analysis["chances"][-1]["chances"] == [1.0 if s in final.winners else 0.0 for s in range(2)]
     # started again: the same analysis, no new work
     assert client.post(f"/api/games/{gid}/analysis").json()["analysis"] == analysis
-    # the same as the engine's analysis of the record, at the same settings (deterministic replay)
+    # the same as the engine's analysis of the record, at the same settings (deterministic replay),
+    # the chances weighing who played each seat
     from powergrid.coach import Analyser
 
     local = Analyser(final.config, final.actions_taken(), seed=0, level="fast", budget=0, min_samples=1,
+                     horizon=1, players=["greedy", "heuristic"])
+    blind = Analyser(final.config, final.actions_taken(), seed=0, level="fast", budget=0, min_samples=1,
                      horizon=1)
+    assert blind.chances[:-1] != local.chances[:-1]
     from powergrid.coach.analysis import in_language
 
     full = local.result([local.judge(n) for n in range(local.total)]).to_dict()

@@ -14,7 +14,7 @@ from powergrid.coach.analysis import DEFAULT_LEVEL, Analysis, analyse
 from powergrid.coach.hint import HINT_LEVELS
 from powergrid.i18n import LANGUAGES, Translator, language_from_env, terms, translator
 
-from .common import GameFileError, console, fail, load_game, write_json
+from .common import GameFileError, console, fail, load_game, record_players, write_json
 from .main import app
 
 BAR_WIDTH = 12
@@ -93,7 +93,8 @@ def analyse_command(
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = analyse(state.config, actions, seed=seed, level=level, progress=progress)
+        result = analyse(state.config, actions, seed=seed, level=level, progress=progress,
+                         players=record_players(game_file, state.players))
     heading = tr.ngettext("{map}, {players} players, {n} round", "{map}, {players} players, {n} rounds",
                           state.round, map=state.scn.map.name, players=state.players)
     console.print(heading if state.is_over else tr.gettext("{game} (not finished)", game=heading))

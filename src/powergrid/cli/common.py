@@ -79,6 +79,20 @@ def load_game(path: Path) -> pg.GameState:
     return load_timeline(path).state
 
 
+def record_players(path: Path, players: int) -> list[str | None] | None:
+    """The bot in each seat of a game record (None for a seat a person played); None when the
+    file names no bots (a bare saved state, or a record of people only). Read after
+    :func:`load_game` has checked the file."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        seats: list[str | None] = [None] * players
+        for entry in data.get("bots") or ():
+            seats[int(entry["seat"])] = str(entry["bot"])
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    return seats if any(seats) else None
+
+
 def load_timeline(path: Path) -> pg.Timeline:
     """Like :func:`load_game`, with the game's log (undo entries included) and its undo window.
 

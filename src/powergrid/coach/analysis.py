@@ -131,8 +131,10 @@ def _turn_key(s: GameState, seat: int, auctions: int) -> tuple[Any, ...]:
 
 
 def split_turns(config: GameConfig, actions: Sequence[Action | str],
+                players: Sequence[str | None] | None = None,
                 ) -> tuple[list[_Turn], list[tuple[int, list[float]]], GameState]:
-    """Replay the game: every seat's turns, the win chances at each round's start, the end."""
+    """Replay the game: every seat's turns, the win chances at each round's start (``players``:
+    the bot in each seat where known, None for a person), the end."""
     state = new_game(config)
     turns: list[_Turn] = []
     open_turns: dict[tuple[Any, ...], _Turn] = {}
@@ -143,7 +145,7 @@ def split_turns(config: GameConfig, actions: Sequence[Action | str],
         action = parse_action(item) if isinstance(item, str) else item
         if state.round != last_round:
             last_round = state.round
-            chances.append((state.round, [round(c, 4) for c in win_chances(state)]))
+            chances.append((state.round, [round(c, 4) for c in win_chances(state, players)]))
         seat = state.current_player
         if seat is None:
             raise ValueError("the record has actions after the end of the game")
@@ -157,7 +159,7 @@ def split_turns(config: GameConfig, actions: Sequence[Action | str],
             auctions += 1
         state.apply(action)
     if state.is_over or state.round != last_round:
-        chances.append((state.round, [round(c, 4) for c in win_chances(state)]))
+        chances.append((state.round, [round(c, 4) for c in win_chances(state, players)]))
     return turns, chances, state
 
 
@@ -186,14 +188,15 @@ def _worth_judging(turn: _Turn) -> bool:
 
 def analyse(config: GameConfig, actions: Sequence[Action | str], seed: int = 0,
             level: str = DEFAULT_LEVEL, progress: Progress | None = None,
-            budget: int | None = None) -> Analysis:
+            budget: int | None = None, players: Sequence[str | None] | None = None) -> Analysis:
     """Analyse a game from its config and action log (finished or not). ``budget``: forward-model
-    calls per decision, instead of the level's.
+    calls per decision, instead of the level's; ``players``: the bot in each seat where known
+    (None for a person), so that the chances by round weigh who is playing.
 
-    :raises ValueError: unknown level; :class:`powergrid.IllegalAction` and friends when the log
-        does not replay.
+    :raises ValueError: unknown level, ``players`` of another length; :class:`powergrid.IllegalAction`
+        and friends when the log does not replay.
     """
-    analyser = Analyser(config, actions, seed, level, budget)
+    analyser = Analyser(config, actions, seed, level, budget, players=players)
     decisions: list[Decision] = []
     for n in range(analyser.total):
         if progress is not None:
@@ -211,7 +214,7 @@ class Analyser:
 
     def __init__(self, config: GameConfig, actions: Sequence[Action | str], seed: int = 0,
                  level: str = DEFAULT_LEVEL, budget: int | None = None, min_samples: int = 4,
-                 horizon: int | None = None) -> None:
+                 horizon: int | None = None, players: Sequence[str | None] | None = None) -> None:
         if level not in HINT_LEVELS:
             raise ValueError(f"no analysis level {level!r}; levels: {', '.join(HINT_LEVELS)}")
         settings = HINT_LEVELS[level]
@@ -220,7 +223,9 @@ class Analyser:
         self.budget = settings.budget if budget is None else budget
         self.horizon = settings.horizon if horizon is None else horizon
         self.min_samples = min_samples
-        turns, self.chances, self.final = split_turns(config, actions)
+        if players is not None and len(players) != config.players:
+            raise ValueError(f"players names {len(players)} seats; the game has {config.players}")
+        turns, self.chances, self.final = split_turns(config, actions, players)
         self.turns = [t for t in turns if _worth_judging(t)]
 
     @property

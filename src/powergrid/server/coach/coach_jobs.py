@@ -99,7 +99,8 @@ def do_analysis(worker: BotWorker, job: Job) -> None:
     final = frames[-1].state
     analyser = Analyser(pg.GameConfig.from_dict(row.config), final.actions_taken(), seed=0,
                         level=ANALYSIS_LEVEL, budget=ANALYSIS_BUDGET, min_samples=ANALYSIS_MIN_SAMPLES,
-                        horizon=ANALYSIS_HORIZON)
+                        horizon=ANALYSIS_HORIZON,
+                        players=[s.bot if s.kind == "bot" else None for s in row.seats])
     began = time.perf_counter()
     judged: list[Decision] = []
     n = start
