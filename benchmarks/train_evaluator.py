@@ -23,8 +23,8 @@ heuristics, 2-4 players), ``mixed`` (4 players drawn from random, greedy, bold, 
 pimc:fast), ``random`` (random bots with heuristic and greedy ones, 2-4 players),
 ``expert-mirror`` (the evaluator-guided search, ``expert:fast``, in mirror),
 ``expert-heuristic`` (one ``expert:fast`` among heuristics, 2-4 players) and
-``expert-default-mirror`` (its default level, ``expert``, in mirror; about four times slower),
-only with ``--sets``.
+``expert-default-mirror`` (its default level, ``expert``, in mirror; about four times slower) and
+``expert-default-heuristic`` (one ``expert`` among heuristics), only with ``--sets``.
 """
 
 from __future__ import annotations
@@ -99,10 +99,17 @@ def _expert_default_mirror(rng: random.Random) -> list[str]:
     return ["expert"] * rng.randint(2, 4)
 
 
+def _expert_default_heuristic(rng: random.Random) -> list[str]:
+    seats = ["heuristic"] * rng.randint(2, 4)
+    seats[rng.randrange(len(seats))] = "expert"
+    return seats
+
+
 SETS: dict[str, Callable[[random.Random], list[str]]] = {
     "heuristic-mirror": _heuristic_mirror, "erring": _erring, "pimc-heuristic": _pimc_heuristic,
     "mixed": _mixed, "random": _random, "expert-mirror": _expert_mirror,
     "expert-default-mirror": _expert_default_mirror, "expert-heuristic": _expert_heuristic,
+    "expert-default-heuristic": _expert_default_heuristic,
 }
 DEFAULT_SETS = ("heuristic-mirror", "erring", "pimc-heuristic", "mixed", "random")
 
@@ -492,14 +499,26 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
     return out
 
 
-def calibration(pred: np.ndarray, truth: np.ndarray) -> list[tuple[int, float, float, int]]:
-    """(tenth, mean prediction, observed win rate, count) for each tenth of the predictions."""
+def calibration(pred: np.ndarray, truth: np.ndarray, games: np.ndarray | None = None,
+                ) -> list[tuple[int, float, float, int, float]]:
+    """(tenth, mean prediction, observed win rate, count, standard error of the observed rate)
+    for each tenth of the predictions. The error counts each game as one draw (the positions of a
+    game share its result, so they are not independent): the cluster-robust standard error over
+    ``games`` (one game id per prediction), or the binomial one without them."""
     idx = np.clip((pred * 10).astype(int), 0, 9)
     rows = []
     for b in range(10):
         sel = idx == b
         if sel.any():
-            rows.append((b, float(pred[sel].mean()), float(truth[sel].mean()), int(sel.sum())))
+            observed = float(truth[sel].mean())
+            n = int(sel.sum())
+            if games is None:
+                se = math.sqrt(max(observed * (1 - observed), 1e-12) / n)
+            else:
+                _, inverse = np.unique(games[sel], return_inverse=True)
+                per_game = np.bincount(inverse, weights=truth[sel] - observed)
+                se = float(math.sqrt((per_game ** 2).sum()) / n)
+            rows.append((b, float(pred[sel].mean()), observed, n, se))
     return rows
 
 
@@ -514,14 +533,18 @@ def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: b
         mask = data["mask"][sel][rows]
         p = pred[rows][mask]
         y = data["y"][sel][rows][mask]
+        games = np.repeat(data["meta"][sel][rows][:, 1], mask.sum(axis=1))
         const = np.repeat(1.0 / mask.sum(axis=1), mask.sum(axis=1))
         brier = float(np.mean((p - y) ** 2))
         brier0 = float(np.mean((const - y) ** 2))
-        table = calibration(p, y)
-        worst = max((abs(m - o) for _, m, o, c in table if c >= 100), default=float("nan"))
+        table = calibration(p, y, games)
+        worst = max((abs(m - o) for _, m, o, c, _ in table if c >= 100), default=float("nan"))
+        # the worst gap less twice its standard error: above 0, more than the luck of the games
+        beyond = max((abs(m - o) - 2 * e for _, m, o, c, e in table if c >= 100), default=float("nan"))
         out[str(name)] = {"games": int(len(np.unique(data["meta"][sel][rows][:, 1]))),
                           "predictions": int(len(p)), "brier": brier, "brier_constant": brier0,
-                          "skill": 1 - brier / brier0, "worst_tenth_gap": worst, "tenths": table,
+                          "skill": 1 - brier / brier0, "worst_tenth_gap": worst,
+                          "worst_gap_beyond_noise": beyond, "tenths": table,
                           "pred": p, "truth": y}
     return out
 
@@ -531,8 +554,9 @@ def print_report(title: str, rep: dict[str, Any]) -> None:
     for name, r in rep.items():
         print(f"  {name:17s} {r['games']:5d} games {r['predictions']:6d} predictions  Brier {r['brier']:.4f}"
               f" (constant {r['brier_constant']:.4f}, skill {r['skill']:+.1%}); worst tenth with >=100:"
-              f" {r['worst_tenth_gap']:.3f}")
-        print("      " + "  ".join(f"{b / 10:.1f}: {m:.2f}->{o:.2f} ({c})" for b, m, o, c in r["tenths"]))
+              f" {r['worst_tenth_gap']:.3f} (less twice its error: {r['worst_gap_beyond_noise']:+.3f})")
+        print("      " + "  ".join(f"{b / 10:.1f}: {m:.2f}->{o:.2f}±{e:.2f} ({c})"
+                                  for b, m, o, c, e in r["tenths"]))
 
 
 def plot(rep: dict[str, Any], path: Path) -> None:
@@ -549,10 +573,10 @@ def plot(rep: dict[str, Any], path: Path) -> None:
     for ax, name in zip(axes.flat, names, strict=False):
         r = rep[name]
         ax.plot([0, 1], [0, 1], color="grey", linestyle="--")
-        ax.plot([m for _, m, o, c in r["tenths"]], [o for _, m, o, c in r["tenths"]], color="C0")
+        ax.plot([t[1] for t in r["tenths"]], [t[2] for t in r["tenths"]], color="C0")
         # tenths of at least 100 predictions (the bar's) filled, the thinner ones hollow
         for hollow in (False, True):
-            pts = [(m, o) for _, m, o, c in r["tenths"] if (c < 100) == hollow]
+            pts = [(m, o) for _, m, o, c, _ in r["tenths"] if (c < 100) == hollow]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="C0",
                     markerfacecolor="white" if hollow else "C0")
         ax.set_title(f"{name}\nBrier skill {r['skill']:.0%}, {r['games']} games", fontsize=9)
