@@ -8,7 +8,7 @@ import pytest
 
 import powergrid as pg
 from powergrid.bots import heuristic
-from powergrid.coach import Analysis, analyse
+from powergrid.coach import Analyser, Analysis, analyse
 from powergrid.coach.analysis import plan_of, split_turns
 
 BUDGET = 150
@@ -115,3 +115,6 @@ def test_the_chances_by_round_weigh_the_players_where_known(
     assert split_turns(config, actions, [None, None])[1] == blind
     with pytest.raises(ValueError, match="seats"):
         analyse(config, actions, budget=BUDGET, players=["expert"])
+    # a bot's former name counts as the bot it names (a server game may have been made with it)
+    former = Analyser(config, actions, budget=0, players=["mcts", None]).chances
+    assert former == Analyser(config, actions, budget=0, players=["pimc", None]).chances != blind

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import levels
 from ..i18n import LANGUAGES, translator
 from ..rules import Action, GameConfig, GameState, default_power, new_game, parse_action
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
@@ -225,7 +226,9 @@ class Analyser:
         self.min_samples = min_samples
         if players is not None and len(players) != config.players:
             raise ValueError(f"players names {len(players)} seats; the game has {config.players}")
-        turns, self.chances, self.final = split_turns(config, actions, players)
+        # (a bot's former name, such as mcts, is looked up as the bot it names)
+        named = None if players is None else [None if p is None else levels.facts(p).name for p in players]
+        turns, self.chances, self.final = split_turns(config, actions, named)
         self.turns = [t for t in turns if _worth_judging(t)]
 
     @property
