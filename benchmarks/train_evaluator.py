@@ -14,8 +14,9 @@ Adam on the log loss of the softmax over seats, numpy only, deterministic from `
 ``--write`` stores it in ``src/powergrid/bots/value_model.json``. ``check`` measures the
 shipped (or ``--model``) evaluator on other games, per set, at the start of every round: Brier
 score against the constant 1/players, and the calibration table by tenths of the predicted
-chance (the gap between the mean prediction and the observed win rate in each tenth), with and
-without the players' ratings; ``--plot`` draws one calibration curve per set.
+chance (the gap between the mean prediction and the observed win rate in each tenth, with the
+rate's standard error counted by games), with and without the players' ratings; ``--plot`` draws
+one calibration curve per set.
 
 Sets: ``heuristic-mirror`` (heuristic bots only, 2-6 players), ``erring`` (heuristics that choose
 a random action now and then, at different rates), ``pimc-heuristic`` (one ``pimc:fast`` among
