@@ -230,3 +230,21 @@ def test_the_last_to_choose_a_plant_is_told_it_buys_at_the_number() -> None:
     first = PlanWords(pg.new_game(pg.GameConfig(map="germany", players=2, seed=2)).view(opener), opener,
                       random.Random(1))
     assert not first.alone() and first.plan(("limit", 4, 9)) == "open plant 4, bid up to 9"
+
+
+def test_a_hints_chances_weigh_who_plays_and_its_ranking_does_not() -> None:
+    """The chances shown weigh the players where known, as the analysis's do (docs/coach.md); the
+    plans are still ranked as the ``expert`` bot ranks them, by the position alone."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=2))
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    strong = ["expert" if s != seat else None for s in range(3)]
+    blind, named = hint(view, seed=1, budget=600), hint(view, seed=1, budget=600, players=strong)
+    assert named.action == blind.action
+    assert [c.plan for c in named.alternatives] == [c.plan for c in blind.alternatives]
+    assert named.win_chance < blind.win_chance  # a person against two searches
+    assert hint(view, seed=1, budget=600, players=[None] * 3).to_dict() == blind.to_dict()
+    former = ["mcts" if s != seat else None for s in range(3)]  # a bot's former name: the bot it names
+    assert hint(view, seed=1, budget=600, players=former).to_dict() == hint(
+        view, seed=1, budget=600, players=["pimc" if s != seat else None for s in range(3)]).to_dict()

@@ -15,14 +15,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import levels
 from ..i18n import LANGUAGES, translator
 from ..rules import Action, GameConfig, GameState, default_power, new_game, parse_action
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from .hint import HINT_LEVELS, PlanWords
 from .plans import Plan, Tally, compare, turn_plans
-from .winchance import win_chances
+from .winchance import named, win_chances
 
 #: called as progress(decisions judged, decisions to judge)
 Progress = Callable[[int, int], None]
@@ -226,9 +225,8 @@ class Analyser:
         self.min_samples = min_samples
         if players is not None and len(players) != config.players:
             raise ValueError(f"players names {len(players)} seats; the game has {config.players}")
-        # (a bot's former name, such as mcts, is looked up as the bot it names)
-        named = None if players is None else [None if p is None else levels.facts(p).name for p in players]
-        turns, self.chances, self.final = split_turns(config, actions, named)
+        self.players = named(players)
+        turns, self.chances, self.final = split_turns(config, actions, self.players)
         self.turns = [t for t in turns if _worth_judging(t)]
 
     @property
@@ -237,7 +235,7 @@ class Analyser:
         return len(self.turns)
 
     def judge(self, n: int) -> Decision:
-        return _judge(self.turns[n], self.seed, self.budget, self.horizon, self.min_samples)
+        return _judge(self.turns[n], self.seed, self.budget, self.horizon, self.min_samples, self.players)
 
     def result(self, decisions: Sequence[Decision]) -> Analysis:
         final = self.final
@@ -245,7 +243,8 @@ class Analyser:
                         tuple(final.winners) if final.is_over else (), self.seed, self.level)
 
 
-def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int = 4) -> Decision:
+def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int = 4,
+           players: Sequence[str | None] | None = None) -> Decision:
     seat = turn.seat
     view = turn.start.view(seat)
     legal = view.legal_actions()
@@ -254,7 +253,8 @@ def _judge(turn: _Turn, seed: int, budget: int, horizon: int, min_samples: int =
     if done not in plans:
         plans.append(done)
     rng = random.Random(f"{seed}:{turn.at}")
-    tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples, rank_by="chance")
+    tallies = compare(view, seat, plans, rng, budget, horizon, min_samples=min_samples, rank_by="chance",
+                      players=players)
     best = tallies[0]
     mine = next(t for t in tallies if t.plan == done)
     said: dict[str, tuple[str, str]] = {}

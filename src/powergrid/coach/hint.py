@@ -8,6 +8,7 @@ true deck order.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..rules.actions import DONE
 from ..rules.catalog import RESOURCES
 from ..rules.phase import BUILD
 from .plans import Plan, Tally, compare, first_action, turn_plans
-from .winchance import win_chances
+from .winchance import named, win_chances
 
 
 @dataclass(frozen=True)
@@ -91,9 +92,11 @@ class Hint:
 
 
 def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | None = None,
-         lang: str = "en") -> Hint:
+         lang: str = "en", players: Sequence[str | None] | None = None) -> Hint:
     """The coach's advice for ``view.seat`` at its current decision (``budget``: forward-model
-    calls, instead of the level's), its words in ``lang``.
+    calls, instead of the level's), its words in ``lang``. The plans are ranked as the ``expert``
+    bot ranks them; the chances shown weigh who plays each seat where ``players`` says (the bot's
+    name, None for a person), as the analysis's chances do.
 
     :raises NoHint: the game is over or another seat is to act.
     :raises ValueError: unknown level.
@@ -106,16 +109,18 @@ def hint(view: GameView, seed: int = 0, level: str = "default", budget: int | No
     if view.current_player != seat:
         raise NoHint(f"it is not seat {seat}'s decision (seat {view.current_player} is to act)")
     settings = HINT_LEVELS[level]
+    players = named(players)
     legal = view.legal_actions()
     rng = random.Random(seed)
     plans = turn_plans(view, seat, legal, settings.widen)
     if len(legal) == 1:
         plans = [("action", legal[0])]
     if len(plans) == 1:
-        tallies = [Tally(plans[0], win_chances(view)[seat], 0.0, 1)]
+        chance = win_chances(view, players)[seat]
+        tallies = [Tally(plans[0], chance, 0.0, 1, [chance], chance)]
     else:
         tallies = compare(view, seat, plans, rng, settings.budget if budget is None else budget,
-                          settings.horizon)
+                          settings.horizon, players=players)
     best = tallies[0]
     action = first_action(view, seat, best.plan, legal)
     tr = translator(lang)

@@ -8,15 +8,17 @@ for a fixed run of the seat's own actions (a purchase, or what a player actually
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import expert, heuristic, search
+import numpy as np
+
+from ..bots import expert, heuristic, search, value
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
-from .winchance import win_chances
 
 Plan = tuple[Any, ...]
 
@@ -90,11 +92,14 @@ class Tally:
     """What the samples said of one plan."""
 
     plan: Plan
+    #: the estimated chances to win at the samples' ends, summed (the players weighed where known)
     chance: float = 0.0
     score: float = 0.0
     samples: int = 0
     #: the estimated chance to win after each sample, in sample order (for paired differences)
     chances: list[float] = field(default_factory=list)
+    #: the same ends' chances by the position alone, summed: what the ``expert`` bot ranks by
+    judged: float = 0.0
 
     @property
     def win_chance(self) -> float:
@@ -106,20 +111,45 @@ class Tally:
 
     @property
     def value(self) -> float:
-        """The ``expert`` search's judgement of the plan: the chance to win plus the position's
-        score over ``expert.ANCHOR_SCALE`` (see ``expert.leaf_value``)."""
-        return self.win_chance + self.mean_score / expert.ANCHOR_SCALE
+        """The ``expert`` search's judgement of the plan: the chance to win by the position alone
+        plus the position's score over ``expert.ANCHOR_SCALE`` (see ``expert.leaf_value``)."""
+        judged = self.judged / self.samples if self.samples else 0.0
+        return judged + self.mean_score / expert.ANCHOR_SCALE
+
+
+class LeafChances:
+    """The seat's chance to win at a sample's end, by the position alone (as the ``expert`` bot
+    judges) and, where the players are known, weighing them (what a player is shown; the same
+    number otherwise). A finished game gives its result to both."""
+
+    def __init__(self, seat: int, players: Sequence[str | None] | None) -> None:
+        self.seat = seat
+        self.model = value.value_model()
+        self.ratings = None if players is None else np.array([self.model.rating(p) for p in players])
+        self.soft = 0.0 if players is None else sum(self.model.soft(p) for p in players) / len(players)
+
+    def __call__(self, w: GameState) -> tuple[float, float]:
+        if w.is_over:
+            result = 1.0 / len(w.winners) if self.seat in w.winners else 0.0
+            return result, result
+        x = value.table_features(w)
+        judged = float(self.model.table_chances(x)[self.seat])
+        if self.ratings is None:
+            return judged, judged
+        return judged, float(self.model.table_chances(x, self.ratings, self.soft)[self.seat])
 
 
 def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, budget: int,
             horizon: int, min_samples: int = 4, max_samples: int = 64,
-            rank_by: str = "value") -> list[Tally]:
+            rank_by: str = "value", players: Sequence[str | None] | None = None) -> list[Tally]:
     """Every plan played on the same sampled games (paired comparison) until the budget of
     forward-model calls is spent. Only the view is read: the hidden deck is sampled with
     ``determinize``. Best first: by ``rank_by="value"`` as the ``expert`` search ranks (chance
-    plus anchored score, ``Tally.value``), or by ``"chance"``, the estimated chance to win alone
-    (ties by the score)."""
+    plus anchored score, ``Tally.value``, by the position alone), or by ``"chance"``, the estimated
+    chance to win alone (ties by the score). ``players`` (the bot in each seat where known, None
+    for a person) weighs who plays in the chances shown, not in the ``value`` ranking."""
     tallies = [Tally(p) for p in plans]
+    leaf = LeafChances(seat, players)
     stop_round = view.round + horizon
     calls = 0
     samples = 0
@@ -128,7 +158,8 @@ def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, bu
         for tally in tallies:
             w = world.clone()
             calls += play(w, seat, tally.plan, stop_round)
-            chance = win_chances(w)[seat]
+            judged, chance = leaf(w)
+            tally.judged += judged
             tally.chance += chance
             tally.chances.append(chance)
             tally.score += search.evaluate(w, seat)

@@ -132,6 +132,14 @@ def win_model() -> WinModel:
     return WinModel.from_dict(json.loads(text))
 
 
+def named(players: Sequence[str | None] | None) -> list[str | None] | None:
+    """Bot names as the ratings know them: a former name (``mcts``) as the bot it names, a
+    default level without its ``:default``; None (a person) and unknown names as they are."""
+    from ..bots.levels import facts
+
+    return None if players is None else [None if p is None else facts(p).name for p in players]
+
+
 def win_chances(s: Any, players: Sequence[str | None] | None = None) -> list[float]:
     """Each seat's estimated chance to win from this position (a GameState or a view), by the
     learned evaluator; ``players`` names the bot in each seat where known (None for a person),

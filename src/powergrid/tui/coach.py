@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group
@@ -16,9 +17,11 @@ from ..rules import GameState
 from .names import money
 
 
-def ask_coach(state: GameState, seat: int, seed: int, level: str = "default") -> Hint:
-    """The hint for ``seat`` (its view only; the seed makes it repeatable)."""
-    return hint(state.view(seat), seed=seed, level=level, lang=current().lang)
+def ask_coach(state: GameState, seat: int, seed: int, level: str = "default",
+              players: Sequence[str | None] | None = None) -> Hint:
+    """The hint for ``seat`` (its view only; the seed makes it repeatable; ``players``: the bot in
+    each seat, None for a person, weighed in the chances shown)."""
+    return hint(state.view(seat), seed=seed, level=level, lang=current().lang, players=players)
 
 
 def hints_in_record(data: Any, players: int) -> dict[int, int]:

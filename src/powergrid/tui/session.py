@@ -253,7 +253,9 @@ class Session:
     def show_hint(self, seat: int) -> None:
         from .coach import ask_coach, hint_panel  # the coach loads its model on first use
         with self.console.status(_("The coach is thinking…")):
-            advice = ask_coach(self.state, seat, seed=self.state.decisions)
+            bots = {s.seat: s.spec for s in self.seats if s.seat in self.bots}
+            players = [bots.get(s) for s in range(self.state.players)]
+            advice = ask_coach(self.state, seat, seed=self.state.decisions, players=players)
         self.hints_used[seat] = self.hints_used.get(seat, 0) + 1
         self.console.print(hint_panel(advice))
         self.save()

@@ -56,14 +56,21 @@ def analysis_job(game_id: str, start: int) -> JobSpec:
                    client=ANALYSIS_CLIENT, priority=BACKGROUND)
 
 
-def _frame_state(worker: BotWorker, game_id: str, version: int) -> pg.GameState | None:
+def _frame_state(worker: BotWorker, game_id: str, version: int,
+                 ) -> tuple[pg.GameState, list[str | None]] | None:
+    """The game at ``version``, with the bot in each seat (None for a person)."""
     found = worker.game(game_id)
     if found is None:
         return None
-    for frame in found[1]:
+    row, frames = found
+    for frame in frames:
         if frame.version == version:
-            return frame.state
+            return frame.state, _seat_bots(row)
     return None
+
+
+def _seat_bots(row: Any) -> list[str | None]:
+    return [s.bot if s.kind == "bot" else None for s in row.seats]
 
 
 def _language(lang: Any) -> str:
@@ -74,13 +81,14 @@ def do_hint(worker: BotWorker, job: Job) -> None:
     """The hint for the job's seat at the job's version, from that seat's view only."""
     assert job.game_id is not None and job.version is not None
     seat = int(job.payload["seat"])
-    state = _frame_state(worker, job.game_id, job.version)
-    if state is None:
+    found = _frame_state(worker, job.game_id, job.version)
+    if found is None:
         worker.queue.done(job, {"stale": True, "message": "the game has moved on"})
         return
+    state, players = found
     try:
         advice = hint(state.view(seat), seed=hint_seed(job.game_id, seat, job.version), level=HINT_LEVEL,
-                      budget=HINT_BUDGET, lang=_language(job.payload.get("lang")))
+                      budget=HINT_BUDGET, lang=_language(job.payload.get("lang")), players=players)
     except NoHint as exc:
         worker.queue.done(job, {"stale": True, "message": str(exc)})
         return
@@ -99,8 +107,7 @@ def do_analysis(worker: BotWorker, job: Job) -> None:
     final = frames[-1].state
     analyser = Analyser(pg.GameConfig.from_dict(row.config), final.actions_taken(), seed=0,
                         level=ANALYSIS_LEVEL, budget=ANALYSIS_BUDGET, min_samples=ANALYSIS_MIN_SAMPLES,
-                        horizon=ANALYSIS_HORIZON,
-                        players=[s.bot if s.kind == "bot" else None for s in row.seats])
+                        horizon=ANALYSIS_HORIZON, players=_seat_bots(row))
     began = time.perf_counter()
     judged: list[Decision] = []
     n = start
