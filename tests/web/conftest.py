@@ -86,11 +86,16 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture()
 def new_page(browser):  # type: ignore[no-untyped-def]
-    """Pages in fresh browser contexts (own localStorage), each collecting its script errors."""
+    """Pages in fresh browser contexts (own localStorage), each collecting its script errors.
+
+    They ask for less motion (prefers-reduced-motion), as a person may: the pages then draw no
+    glows or pulses, which in a software-drawn headless browser cost a third of a game's CPU.
+    ``motion=True`` gives a page with them (test_browser_motion.py checks both)."""
     contexts = []
 
-    def make(width: int = 1366, height: int = 768):  # type: ignore[no-untyped-def]
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1366, height: int = 768, motion: bool = False):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      reduced_motion="no-preference" if motion else "reduce")
         contexts.append(context)
         page = context.new_page()
         page.script_errors = []

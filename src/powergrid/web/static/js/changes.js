@@ -44,7 +44,10 @@ export function showChanges(changes, board) {
     const money = document.querySelector(`.player[data-seat="${seat}"] .stat.money`);
     if (!money) continue;
     money.querySelector(".delta")?.remove();
-    money.append(h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, `${delta > 0 ? "+" : "−"}${formatNumber(Math.abs(delta))}`));
+    const shown = h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, `${delta > 0 ? "+" : "−"}${formatNumber(Math.abs(delta))}`);
+    money.append(shown);
+    // gone when its rise has faded (app.css); without motion (prefers-reduced-motion) it would stay
+    setTimeout(() => shown.remove(), 2400);
     flash(money);
   }
   for (const seat of changes.players) flash(document.querySelector(`.player[data-seat="${seat}"]`));
