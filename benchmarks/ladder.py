@@ -12,7 +12,8 @@ also on the Elo scale; each pair's 2-player win rate comes with its 95% Wilson i
 ``--match A,B,...`` plays one table instead (the bots in seat order, rotated game by game) and
 prints each bot's win rate: e.g. ``--match expert,pimc --games 200`` or
 ``--match expert,pimc,pimc,pimc --games 200``. ``--seconds`` stops at a wall-clock limit (the
-games finished by then are reported, and the count says so).
+games finished by then are reported, and the count says so); with ``--games-file`` a ladder or a
+match keeps its finished games and a later run plays only the rest.
 """
 
 from __future__ import annotations
@@ -172,6 +173,16 @@ def publish(rated: Sequence[ratings.Rating], games: int, seed: int, argv: Sequen
     print(f"wrote {path}")
 
 
+def _played(specs: Sequence[GameSpec], args: argparse.Namespace) -> list[GameResult]:
+    """The plan's games: those in ``--games-file`` already, then the rest (appended to it)."""
+    before = saved_games(args.games_file, specs) if args.games_file else {}
+    if before:
+        print(f"{len(before)} games already played ({args.games_file})")
+    results = play([s for s in specs if s.index not in before], args.workers, args.seconds,
+                   args.games_file)
+    return sorted([*before.values(), *results], key=lambda r: r.index)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="random,greedy,bold,heuristic,pimc:fast,pimc,expert:fast,expert")
@@ -185,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, help="stop at this wall-clock limit")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--games-file", type=Path,
-                    help="keep every finished game of the ladder in this file (JSON lines) and play "
-                         "only the games not in it yet: a ladder grows over several runs")
+                    help="keep every finished game of the ladder or match in this file (JSON lines) and "
+                         "play only the games not in it yet: it grows over several runs")
     ap.add_argument("--write", action="store_true",
                     help="publish the ratings in the package (src/powergrid/bots/ladder.json): the lobby "
                          "and the command line show them")
@@ -194,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     if args.match:
         bots = [b.strip() for b in args.match.split(",")]
-        results = play(match_specs(bots, args.games, args.seed, args.map), args.workers, args.seconds)
+        specs = match_specs(bots, args.games, args.seed, args.map)
+        results = _played(specs, args)
         rep = match_report(bots, results)
         print_match(rep, args.map)
         if args.json:
@@ -202,12 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         bots = [b.strip() for b in args.bots.split(",")]
         specs = ladder_specs(bots, args.pair_games, args.tables, args.seed)
-        before = saved_games(args.games_file, specs) if args.games_file else {}
-        if before:
-            print(f"{len(before)} games already played ({args.games_file})")
-        results = play([s for s in specs if s.index not in before], args.workers, args.seconds,
-                       args.games_file)
-        results = sorted([*before.values(), *results], key=lambda r: r.index)
+        results = _played(specs, args)
         tables = ratings.tables_of(results)
         anchor = "heuristic" if "heuristic" in bots else bots[0]
         rated = ratings.ratings(tables, bots, anchor=anchor)

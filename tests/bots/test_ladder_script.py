@@ -1,5 +1,5 @@
-"""benchmarks/ladder.py: a ladder kept in a games file goes on where it stopped (the full runs are
-too long for CI)."""
+"""benchmarks/ladder.py: a ladder or a match kept in a games file goes on where it stopped (the
+full runs are too long for CI)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,17 @@ def test_a_games_file_of_another_plan_is_refused(tmp_path: Path) -> None:
     other = [a if a != "11" else "12" for a in ARGS]
     with pytest.raises(SystemExit, match="not this plan's"):
         ladder.main([*other, "--games-file", str(games)])
+
+
+def test_a_match_in_parts_reports_as_one_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ladder = load()
+    args = ["--match", "random,greedy", "--games", "4", "--workers", "1", "--seed", "11"]
+    whole, parts, games = tmp_path / "whole.json", tmp_path / "parts.json", tmp_path / "games.jsonl"
+    assert ladder.main([*args, "--json", str(whole)]) == 0
+    ladder.play(ladder.match_specs(["random", "greedy"], 4, 11, "germany")[:1], 1, None, games)
+    capsys.readouterr()
+    assert ladder.main([*args, "--json", str(parts), "--games-file", str(games)]) == 0
+    assert "1 games already played" in capsys.readouterr().out
+    assert len(games.read_text().splitlines()) == 4
+    assert json.loads(parts.read_text()) == json.loads(whole.read_text())
+    assert json.loads(whole.read_text())["games"] == 4
