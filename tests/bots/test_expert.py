@@ -25,9 +25,10 @@ def test_expert_plays_complete_legal_games(map_name: str, players: int) -> None:
     assert isinstance(bots[0], ExpertBot) and bots[0].searches > 0
 
 
-def actions_with(budget: int, seed: int, limit: int) -> list[pg.Action]:
+def actions_with(budget: int, seed: int, limit: int, replan: bool = False) -> list[pg.Action]:
     state = pg.new_game(pg.GameConfig(map="usa", players=3, seed=seed))
-    bots: list[Bot] = [ExpertBot(seed, budget=budget), make_bot("heuristic", 1), make_bot("heuristic", 2)]
+    bots: list[Bot] = [ExpertBot(seed, budget=budget, replan=replan), make_bot("heuristic", 1),
+                       make_bot("heuristic", 2)]
     while not state.is_over and state.decisions < limit:
         seat = state.current_player
         assert seat is not None
@@ -35,10 +36,41 @@ def actions_with(budget: int, seed: int, limit: int) -> list[pg.Action]:
     return state.actions_taken()
 
 
-def test_expert_is_deterministic_given_seed_and_budget() -> None:
-    first = actions_with(80, 5, 120)
+@pytest.mark.parametrize("replan", [False, True])
+def test_expert_is_deterministic_given_seed_and_budget(replan: bool) -> None:
+    first = actions_with(80, 5, 120, replan)
     assert len(first) == 120
-    assert first == actions_with(80, 5, 120)
+    assert first == actions_with(80, 5, 120, replan)
+
+
+def searched_decisions(replan: bool) -> tuple[int, int]:
+    """(searches, decisions the bot could search) of an ``expert`` in the first rounds of a game."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=12))
+    bot = ExpertBot(4, budget=40, level="fast", replan=replan)
+    drivers = [make_bot("heuristic", i) for i in range(3)]
+    open_decisions = 0
+    while state.round < 4:
+        seat = state.current_player
+        assert seat is not None
+        if seat == 0:
+            legal = state.legal_actions()
+            if (len(legal) > 1 and state.phase != pg.Phase.BUREAUCRACY
+                    and len(expert.candidate_plans(state, seat, legal, bot.widen)) > 1):
+                open_decisions += 1
+            state.apply(bot.act(state.view(seat)))
+        else:
+            state.apply(drivers[seat].act(state.view(seat)))
+    return bot.searches, open_decisions
+
+
+def test_the_strong_level_searches_again_at_every_decision() -> None:
+    """``expert:strong`` weighs its plans anew at every decision (docs/bots.md); the other levels
+    follow the chosen plan to the end of its auction, purchase or build turn."""
+    assert expert.LEVELS["strong"].replan and not expert.LEVELS["default"].replan
+    searches, decisions = searched_decisions(replan=True)
+    assert searches == decisions > 0
+    searches, decisions = searched_decisions(replan=False)
+    assert 0 < searches < decisions
 
 
 def test_expert_decides_from_the_view_alone() -> None:
@@ -108,7 +140,7 @@ def test_expert_levels_parse_and_are_listed() -> None:
         assert name in names
         bot = make_bot(name, 1)
         assert isinstance(bot, ExpertBot) and bot.name == name
-    assert make_bot("expert:strong").budget > make_bot("expert").budget > make_bot("expert:fast").budget
+    assert make_bot("expert:strong").budget >= make_bot("expert").budget > make_bot("expert:fast").budget
     for bad in ("expert:insane", "expert:"):
         if bad == "expert:":
             assert make_bot(bad).name == "expert"

@@ -10,6 +10,9 @@ buying nothing, fuel for exactly one run of every plant, or filling the storage 
 takes fuel from rivals who burn the same resource). Only what the seat sees is read: the
 samples come from ``determinize`` and the evaluator reads public facts.
 
+The chosen plan is followed to the end of its auction, purchase or build turn; ``expert:strong``
+searches again at every decision instead (docs/bots.md).
+
 The budget counts forward-model calls per search, so games replay exactly from their seeds.
 """
 
@@ -43,6 +46,9 @@ class Level:
     widen: int
     #: what the lobby and ``--bots`` say of it
     about: str
+    #: search again at every decision instead of following the chosen plan to the end of its
+    #: auction, purchase or build turn (so a rival's raise or a price change is weighed anew)
+    replan: bool = False
 
 
 #: Elektro of the plan search's score worth a chance to win of 1 in a leaf's value (see leaf_value)
@@ -53,9 +59,10 @@ LEVELS: dict[str, Level] = {
     # 10,000 calls with the strong level's bid limits: it beat pimc 70.2% of 200 2-player games,
     # where 6,000 calls with three more limits won 61.3% (benchmarks/results/2026-11-strength-evaluator.md)
     "default": Level(10000, 2, 2, "evaluator-guided search, 10,000 calls a decision (~0.1 s)"),
-    # two rounds ahead, not three: with three it lost to the default level (44% of 200 games), with
-    # two it won 57% of 191 (benchmarks/results/2026-11-strength-evaluator.md)
-    "strong": Level(20000, 2, 2, "evaluator-guided search, 20,000 calls a decision (~0.2 s)"),
+    # the default's budget, searched again at every decision: twice the default's budget without
+    # that (20,000 calls) was level with it on the ladder (benchmarks/results/2026-11-strength-evaluator.md)
+    "strong": Level(10000, 2, 2, "evaluator-guided search, 10,000 calls, every decision (~0.2 s)",
+                    replan=True),
 }
 
 
@@ -179,12 +186,14 @@ class ExpertBot(Bot):
     name = KIND
 
     def __init__(self, seed: int = 0, budget: int | None = None, *, level: str = "default",
-                 horizon: int | None = None, anchor_scale: float = ANCHOR_SCALE) -> None:
+                 horizon: int | None = None, anchor_scale: float = ANCHOR_SCALE,
+                 replan: bool | None = None) -> None:
         base = LEVELS[level]
         super().__init__(seed, budget if budget is not None else base.budget)
         self.name = KIND if level == "default" else f"{KIND}:{level}"
         self.horizon = horizon if horizon is not None else base.horizon
         self.widen = base.widen
+        self.replan = base.replan if replan is None else replan
         self.anchor_scale = anchor_scale
         self._rng = random.Random(seed)
         self._plan: tuple[tuple[Any, ...], search.Plan] | None = None
@@ -199,7 +208,7 @@ class ExpertBot(Bot):
         s = view.public_state
         if s.phase == BUREAUCRACY:
             return default_power(s, seat)
-        if self._plan is not None and _still_planned(s, *self._plan):
+        if not self.replan and self._plan is not None and _still_planned(s, *self._plan):
             action = _follow(s, seat, self._plan[1], legal)
             if action is not None and action in legal:
                 return action
