@@ -29,7 +29,7 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
             human = http.post("/api/games", json={"map": "usa", "players": 3, "seed": 77, "seats": [
                 {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}).json()
             bots = http.post("/api/games", json={"map": "germany", "players": 3, "seed": 5, "bot_pace_ms": 50,
-                                                 "seats": [{"kind": "bot", "bot": "random"}] * 3}).json()
+                                                 "seats": [{"kind": "bot", "bot": "heuristic"}] * 3}).json()
             gid = human["game_id"]
             tokens = {s["seat"]: s["token"] for s in human["seats"]}
             acknowledged: list[str] = []

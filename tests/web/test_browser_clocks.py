@@ -10,14 +10,14 @@ from .conftest import screenshot
 def test_a_live_clock_ticks_runs_out_and_the_seat_is_taken_back(server_url, new_page) -> None:
     game = call(server_url, "/api/games", {
         "map": "germany", "players": 2, "seed": 41, "seats": [{"kind": "human"}] * 2, "hints": False,
-        "time_control": {"kind": "live", "bank_s": 20, "increment_s": 5}})
+        "time_control": {"kind": "live", "bank_s": 12, "increment_s": 5}})
     gid = game["game_id"]
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
     seat = call(server_url, f"/api/games/{gid}")["to_act"]
     page = new_page()
     page.goto(f"{server_url}/game/{gid}#seat={seat}&token={tokens[seat]}")
     page.wait_for_selector(".connection.live")
-    assert page.locator("#clock-info").inner_text() == "Clock 20 s + 5 s"
+    assert page.locator("#clock-info").inner_text() == "Clock 12 s + 5 s"
     assert "live" in page.locator("#clock-info").get_attribute("title")
     running = f".player[data-seat='{seat}'] .clock.running"
     page.wait_for_selector(running)
@@ -25,7 +25,7 @@ def test_a_live_clock_ticks_runs_out_and_the_seat_is_taken_back(server_url, new_
     page.wait_for_function("([sel, first]) => { const c = document.querySelector(sel);"
                            " return c && c.textContent !== first; }", arg=[running, first])  # it ticks
     other = page.locator(f".player[data-seat='{1 - seat}'] .clock")
-    assert other.inner_text() == "0:20" and "running" not in (other.get_attribute("class") or "")
+    assert other.inner_text() == "0:12" and "running" not in (other.get_attribute("class") or "")
     page.wait_for_selector(f".player[data-seat='{seat}'] .clock.low")  # ten seconds left: the warning
     screenshot(page, "clock-low")
 
