@@ -7,6 +7,7 @@ import pickle
 
 import cloudpickle
 import numpy as np
+import pytest
 from gymnasium.vector import AsyncVectorEnv
 
 import powergrid.rl as rl
@@ -33,6 +34,7 @@ def _largest_aec_info(**kwargs) -> int:
     return largest
 
 
+@pytest.mark.long
 def test_an_aec_steps_info_pickles_small_unless_the_view_is_asked_for() -> None:
     assert _largest_aec_info() < INFO_BOUND
     assert _largest_aec_info(view_in_info=True) > 20 * INFO_BOUND

@@ -19,6 +19,7 @@ from .servers import ServerProcess
 pytestmark = pytest.mark.timeout(150)
 
 
+@pytest.mark.long
 def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/crash.db"
     log = tmp_path / "server.log"

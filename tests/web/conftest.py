@@ -19,6 +19,9 @@ CHROMIUM = os.environ.get("POWERGRID_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+#: screenshots are for people looking at the pages (POWERGRID_SCREENSHOTS=1); the tests' checks read
+#: the page itself, and a software-drawn screenshot costs a fifth of a second of CI's two cores
+TAKE_SCREENSHOTS = os.environ.get("POWERGRID_SCREENSHOTS") == "1"
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 pytest.importorskip("uvicorn", reason="the server extra (powergrid[server]) is not installed")
@@ -42,10 +45,12 @@ def serving(folder: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     command = [sys.executable, "-c", "from powergrid.cli.main import main; main()", "serve",
                "--port", str(port), "--database-url", f"sqlite:///{database}"]
     # one browser plays many games from one address here: the per-client limits (tested in
-    # tests/server/test_limits.py) would refuse the later ones; and bots answer at once (the undo
-    # window against bots has its own server in test_browser_undo.py)
+    # tests/server/test_limits.py) would refuse the later ones; bots answer at once (the undo
+    # window against bots has its own server in test_browser_undo.py); and hints and analyses
+    # search at the fast level: the pages show them the same, for a sixth of the CPU
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                               env={**os.environ, "POWERGRID_LIMITS": "0", "POWERGRID_UNDO_WINDOW_MS": "0",
+                                   "POWERGRID_HINT_LEVEL": "fast", "POWERGRID_ANALYSIS_LEVEL": "fast",
                                    **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
@@ -70,13 +75,15 @@ def serving(folder: Path, env: dict[str, str] | None = None) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(tmp_path_factory.mktemp("web")) as url:
         yield url
 
 
-@pytest.fixture(scope="session")
+# the package's scope, not the session's: the browser closes after the last browser test of a
+# worker, and with it Playwright's event loop (tests/conftest.py runs the browser tests first)
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -108,8 +115,10 @@ def new_page(browser):  # type: ignore[no-untyped-def]
         context.close()
 
 
-def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+def screenshot(page, name: str, folder: Path = SCREENSHOTS) -> Path:  # type: ignore[no-untyped-def]
+    """The page as it looks, in ``folder`` (when POWERGRID_SCREENSHOTS=1)."""
+    path = folder / f"{name}.png"
+    if TAKE_SCREENSHOTS:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
     return path

@@ -3,10 +3,13 @@ stand-in bot takes the seat), and the player takes the seat back; Leave hands it
 
 from __future__ import annotations
 
+import pytest
+
 from .api import call
 from .conftest import screenshot
 
 
+@pytest.mark.long
 def test_a_live_clock_ticks_runs_out_and_the_seat_is_taken_back(server_url, new_page) -> None:
     game = call(server_url, "/api/games", {
         "map": "germany", "players": 2, "seed": 41, "seats": [{"kind": "human"}] * 2, "hints": False,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .conftest import screenshot
 
 # A seat's decision form is drawn when it is to act; each redraw gets a new key (version, seat, to act).
@@ -94,6 +96,7 @@ def play_one_decision(page, taken: dict[str, int], shots: set[str]) -> None:
         page.locator("#decision .buttons button").first.click()
 
 
+@pytest.mark.long
 def test_lobby_to_the_end_against_a_bot(server_url, new_page) -> None:
     page = new_page()
     # moves go over the seat's socket (no HTTP request per move), as the answer to each comes there

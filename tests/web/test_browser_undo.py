@@ -185,6 +185,7 @@ def in_words(text: str, action: str) -> bool:
     return said in text and (kind == "pass" or action not in text) and f"'{action}'" not in text
 
 
+@pytest.mark.long
 def test_undo_against_a_bot_within_its_window(windowed_url, new_page) -> None:  # type: ignore[no-untyped-def]
     url = windowed_url
     game = call(url, "/api/games", {"map": "germany", "players": 2, "seed": 5, "hints": False,

@@ -3,7 +3,8 @@ screen and the replay viewer; no text spilling out of its box; Hebrew right to l
 left to right; the picker and ?lang=; one game watched in two languages; named errors.
 
 The "no English" tests fail until the translators have filled the catalogues (static/i18n/*.json,
-compiled by `python -m powergrid.i18n.build compile`). Screenshots: artifacts/i18n/.
+compiled by `python -m powergrid.i18n.build compile`). Screenshots (POWERGRID_SCREENSHOTS=1):
+artifacts/i18n/.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ import pytest
 
 from powergrid.bots import levels
 
+from .conftest import screenshot
 from .i18n_text import LANGUAGES, OVERFLOWS, VISIBLE_TEXT, catalogue, english_words, words
-from .moves import TURN_OR_END, act_via_api, api, create_game, play_one_decision
+from .moves import SETTLED_VIEW, TURN_OR_END, act_via_api, api, create_game, play_one_decision
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "i18n"
 SIZES = ((1366, 768), (390, 844))
+#: wait for n animation frames of the page
+FRAMES = "async (n) => { for (let i = 0; i < n; i++) await new Promise((go) => requestAnimationFrame(go)); }"
 #: words that are the same in every language here: the game's names, the action notation's
 #: resource letters, the record file's name
 SHARED = {"power", "grid", "funkenschlag", "json", "powergrid"}
@@ -53,14 +57,13 @@ def finished_bot_game(url: str, **body) -> dict:  # type: ignore[no-untyped-def]
 
 def check_screen(page, lang: str, name: str, english: set[str]) -> None:  # type: ignore[no-untyped-def]
     """No English word on the screen, nothing spilling out of its box, at both sizes; screenshots."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     seen = words(page.evaluate(VISIBLE_TEXT))
     left = sorted(seen & english)
     problems = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(150)  # one layout after the resize
-        page.screenshot(path=str(SHOTS / f"{lang}-{name}-{width}.png"))
+        page.evaluate(FRAMES, 3)  # the layout after the resize, and what its observers redraw
+        screenshot(page, f"{lang}-{name}-{width}", SHOTS)
         problems += [f"{width}px: {found}" for found in page.evaluate(OVERFLOWS)]
     page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
     assert not page.script_errors, page.script_errors
@@ -68,6 +71,7 @@ def check_screen(page, lang: str, name: str, english: set[str]) -> None:  # type
     assert not problems, f"{lang} {name}: text overflows its box: {problems[:8]}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_screen_in_the_language(server_url, new_page, proper_names, lang: str) -> None:  # type: ignore[no-untyped-def]
     english = english_words(lang, proper_names)
@@ -134,6 +138,7 @@ def test_hebrew_reads_right_to_left_and_the_map_does_not(server_url, new_page) -
         page.goto(f"{server_url}/game/{game['game_id']}?lang={lang}")
         page.wait_for_selector("#board .city-name")
         page.wait_for_selector(".player", state="attached")
+        page.evaluate(SETTLED_VIEW)  # the panels beside the map have come and the map is refitted
         assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "he" else "ltr")
         direction = "getComputedStyle(document.querySelector('#board svg.board')).direction"
         assert page.evaluate(direction) == "ltr"

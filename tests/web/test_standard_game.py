@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .conftest import screenshot
 from .moves import SET_SLIDER, api, create_in_lobby, no_sideways_scroll, play_to_the_end
 
@@ -21,6 +23,7 @@ LOG_SHOWS_NEWEST = """() => {
 }"""
 
 
+@pytest.mark.long
 def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
     page = new_page(1366, 768)
     # a seed whose game reaches Step 3 and a discard: the scripted player's bids depend on how
@@ -135,6 +138,7 @@ def test_a_standard_game_to_the_end_on_a_laptop(server_url, new_page) -> None:
     assert page.script_errors == []
 
 
+@pytest.mark.long
 def test_a_standard_game_to_the_end_on_a_phone(server_url, new_page) -> None:
     page = new_page(390, 844)
     page.goto(server_url + "/")

@@ -97,6 +97,7 @@ def test_zoom_and_pan(server_url, new_page) -> None:
     assert page.script_errors == []
 
 
+@pytest.mark.long
 def test_six_players_forms(server_url, new_page) -> None:
     game = create_game(server_url, map="usa", players=6, seed=12,
                        seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 5)
