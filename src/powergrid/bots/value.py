@@ -157,9 +157,12 @@ class ValueModel:
             return [1.0 / len(winners) if j in winners else 0.0 for j in range(len(s.money))]
         if players is None:
             return [float(c) for c in self.table_chances(table_features(s))]
+        return [float(c) for c in self.table_chances(table_features(s), *self.weighing(players))]
+
+    def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float]:
+        """What ``chances`` weighs a table of these players by: their ratings and mean softness."""
         ratings = np.array([self.rating(p) for p in players])
-        soft = sum(self.soft(p) for p in players) / len(players)
-        return [float(c) for c in self.table_chances(table_features(s), ratings, soft)]
+        return ratings, sum(self.soft(p) for p in players) / len(players)
 
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from ..bots import expert, heuristic, search, value
 from ..rules import Action, GameState, GameView, default_power, determinize
 from ..rules.actions import DONE
@@ -125,8 +123,7 @@ class LeafChances:
     def __init__(self, seat: int, players: Sequence[str | None] | None) -> None:
         self.seat = seat
         self.model = value.value_model()
-        self.ratings = None if players is None else np.array([self.model.rating(p) for p in players])
-        self.soft = 0.0 if players is None else sum(self.model.soft(p) for p in players) / len(players)
+        self.weighing = None if players is None else self.model.weighing(players)
 
     def __call__(self, w: GameState) -> tuple[float, float]:
         if w.is_over:
@@ -134,9 +131,9 @@ class LeafChances:
             return result, result
         x = value.table_features(w)
         judged = float(self.model.table_chances(x)[self.seat])
-        if self.ratings is None:
+        if self.weighing is None:
             return judged, judged
-        return judged, float(self.model.table_chances(x, self.ratings, self.soft)[self.seat])
+        return judged, float(self.model.table_chances(x, *self.weighing)[self.seat])
 
 
 def compare(view: GameView, seat: int, plans: list[Plan], rng: random.Random, budget: int,
