@@ -47,7 +47,7 @@ def serving(folder: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     # one browser plays many games from one address here: the per-client limits (tested in
     # tests/server/test_limits.py) would refuse the later ones; bots answer at once (the undo
     # window against bots has its own server in test_browser_undo.py); and hints and analyses
-    # search at the fast level: the pages show them the same, for a sixth of the CPU
+    # search at the fast level: the pages show them the same, for a quarter of the calls
     server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                               env={**os.environ, "POWERGRID_LIMITS": "0", "POWERGRID_UNDO_WINDOW_MS": "0",
                                    "POWERGRID_HINT_LEVEL": "fast", "POWERGRID_ANALYSIS_LEVEL": "fast",
