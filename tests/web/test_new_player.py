@@ -107,7 +107,8 @@ def test_the_map_opens_on_the_regions_in_play(server_url, new_page, size: tuple[
 
 def finished_game(url: str) -> dict[str, Any]:
     # heuristic bots: half the moves of random ones for the analysis to judge
-    game = create_game(url, map="germany", players=2, seed=15, seats=[{"kind": "bot", "bot": "heuristic"}] * 2)
+    game = create_game(url, map="germany", players=2, seed=15,
+                       seats=[{"kind": "bot", "bot": "heuristic"}] * 2)
     deadline = time.monotonic() + 60
     while not api(url, f"/api/games/{game['game_id']}")["state"]["game_over"]:
         assert time.monotonic() < deadline, "the bots' game did not end"
