@@ -144,6 +144,8 @@ def test_the_phone_replay_keeps_the_analysis_off_the_map(server_url, new_page) -
     shapes = page.evaluate("""() => [0, 1].map((seat) => document.querySelector(
       `#coach-panel .chart-point[data-seat='${seat}'] .marker-shape`).getAttribute('d'))""")
     assert shapes[0] != shapes[1]
+    # and says that the chances weigh who plays (the bots here: both heuristic)
+    assert "weigh who plays" in page.locator("#coach-panel .chart-note").inner_text()
     screenshot(page, "new-player-phone-analysis")
     # a costly decision jumps back to the map at its position
     page.locator("#coach-panel .coach-jump").first.click()

@@ -176,6 +176,8 @@ export function analysisPanel(gameId, players, options = {}) {
     }
     body.replaceChildren(
       lineChart(t("Chance to win (%) at the start of each round"), series, players),
+      // the chances weigh the seats' players (docs/coach.md), which a reader of the chart cannot see
+      h("p", { class: "muted coach-note chart-note" }, t("The chances weigh who plays: each bot by its measured strength, a person as the heuristic bot.")),
       h("table", { class: "coach-costliest" },
         h("thead", {}, h("tr", {}, h("th", {}, t("Player")), h("th", {}, t("When")), h("th", {}, pt("analysis", "Done")),
           h("th", {}, t("The search preferred")), h("th", { class: "num" }, t("Cost")))),
