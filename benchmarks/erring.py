@@ -28,16 +28,18 @@ class ErringHeuristic(Bot):
 
 
 def bot_factory(spec: str, seed: int) -> Bot:
-    """``make_bot`` that also knows ``erring:RATE``, and ``expert[:LEVEL]@CALLS[/hH][/aA]``: an
-    ``expert`` level with another budget (forward-model calls a search) and, optionally, another
-    horizon (rounds) and anchor scale (``expert.ANCHOR_SCALE``), for trying levels in matches."""
+    """``make_bot`` that also knows ``erring:RATE``, and ``expert[:LEVEL]@CALLS[/hH][/aA][/r0|1][/sZ]``:
+    an ``expert`` level with another budget (forward-model calls a search) and, optionally, another
+    horizon (rounds), anchor scale (``expert.ANCHOR_SCALE``), searching again at every decision or
+    not, and early stop (``Level.settle``), for trying levels in matches."""
     if spec.startswith("erring:"):
         return ErringHeuristic(seed, float(spec.split(":")[1]))
     if spec.startswith("expert") and "@" in spec:
         name, _, rest = spec.partition("@")
         level = name.partition(":")[2] or "default"
         calls, *options = rest.split("/")
-        knobs = {"h": ("horizon", int), "a": ("anchor_scale", float)}
+        knobs = {"h": ("horizon", int), "a": ("anchor_scale", float), "r": ("replan", lambda v: v == "1"),
+                 "s": ("settle", float)}
         given = {knobs[o[0]][0]: knobs[o[0]][1](o[1:]) for o in options}
         bot = ExpertBot(seed, budget=int(calls), level=level, **given)
         bot.name = spec

@@ -3,6 +3,7 @@ view alone (hidden deck shuffled: same choices), searches the purchase of resour
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -25,9 +26,10 @@ def test_expert_plays_complete_legal_games(map_name: str, players: int) -> None:
     assert isinstance(bots[0], ExpertBot) and bots[0].searches > 0
 
 
-def actions_with(budget: int, seed: int, limit: int, replan: bool = False) -> list[pg.Action]:
+def actions_with(budget: int, seed: int, limit: int, replan: bool = False,
+                 settle: float = 0.0) -> list[pg.Action]:
     state = pg.new_game(pg.GameConfig(map="usa", players=3, seed=seed))
-    bots: list[Bot] = [ExpertBot(seed, budget=budget, replan=replan), make_bot("heuristic", 1),
+    bots: list[Bot] = [ExpertBot(seed, budget=budget, replan=replan, settle=settle), make_bot("heuristic", 1),
                        make_bot("heuristic", 2)]
     while not state.is_over and state.decisions < limit:
         seat = state.current_player
@@ -36,11 +38,57 @@ def actions_with(budget: int, seed: int, limit: int, replan: bool = False) -> li
     return state.actions_taken()
 
 
-@pytest.mark.parametrize("replan", [False, True])
-def test_expert_is_deterministic_given_seed_and_budget(replan: bool) -> None:
-    first = actions_with(80, 5, 120, replan)
+@pytest.mark.parametrize(("replan", "settle"), [(False, 0.0), (True, 0.0), (True, 1.0)])
+def test_expert_is_deterministic_given_seed_and_budget(replan: bool, settle: float) -> None:
+    first = actions_with(200, 5, 120, replan, settle)
     assert len(first) == 120
-    assert first == actions_with(80, 5, 120, replan)
+    assert first == actions_with(200, 5, 120, replan, settle)
+
+
+def a_searched_view() -> tuple[pg.GameView, int, list[tuple[object, ...]]]:
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=8))
+    seat = state.current_player
+    assert seat is not None
+    plans = expert.candidate_plans(state, seat, state.legal_actions())
+    assert len(plans) >= 2
+    return state.view(seat), seat, plans
+
+
+@pytest.mark.parametrize(("gap", "settle", "spends_all"),
+                         [(0.5, 2.5, False), (0.0, 2.5, True), (0.5, 0.0, True)])
+def test_a_settled_search_stops_once_its_choice_is_clear(monkeypatch: pytest.MonkeyPatch, gap: float,
+                                                         settle: float, spends_all: bool) -> None:
+    """With ``settle`` the search stops after a fifth of its budget once the leader is that many
+    standard errors ahead of the next best; plans it cannot tell apart get the whole budget."""
+    noise = random.Random(1)
+    played: dict[int, object] = {}  # which plan each rolled-out world played, for the leaf
+
+    def leaf(w: pg.GameState, me: int, anchor_scale: float = 0.0) -> float:
+        return noise.random() + (gap if played[id(w)] == first else 0.0)
+
+    def rollout(w: pg.GameState, me: int, plan: tuple[object, ...] | None, stop_round: int) -> int:
+        played[id(w)] = plan
+        return 9
+
+    monkeypatch.setattr(expert, "leaf_value", leaf)
+    monkeypatch.setattr(expert, "rollout", rollout)
+    view, seat, plans = a_searched_view()
+    first = plans[0]
+    tally = expert.compare(view, seat, plans, 4000, 2, random.Random(3), settle=settle)
+    assert (tally.calls >= 4000) is spends_all
+    if not spends_all:
+        assert 0.2 * 4000 <= tally.calls < 0.3 * 4000
+        best = max(tally.alive, key=lambda i: tally.total[i] / tally.count[i])
+        assert plans[best] == first
+
+
+def test_the_lead_counts_only_the_samples_both_plans_played() -> None:
+    assert expert._lead({0: 1.0, 1: 2.0, 2: 3.0}, {0: 0.5, 1: 1.5, 2: 2.5}) == math.inf
+    assert expert._lead({0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}) == 0.0
+    assert expert._lead({0: 1.0}, {0: 0.0}) == 0.0  # one pair says nothing of the spread
+    ahead = expert._lead({0: 1.0, 1: 0.6, 2: 0.8, 5: -9.0}, {0: 0.0, 1: 0.2, 2: 0.1})
+    assert ahead == pytest.approx(0.7 / math.sqrt(0.09 / 3))
+    assert expert._lead({0: 0.0, 1: 0.2, 2: 0.1}, {0: 1.0, 1: 0.6, 2: 0.8}) == pytest.approx(-ahead)
 
 
 def searched_decisions(replan: bool) -> tuple[int, int]:

@@ -18,6 +18,7 @@ The budget counts forward-model calls per search, so games replay exactly from t
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,10 @@ class Level:
     #: search again at every decision instead of following the chosen plan to the end of its
     #: auction, purchase or build turn (so a rival's raise or a price change is weighed anew)
     replan: bool = False
+    #: stop a search once its leading plan leads the next best by this many standard errors of
+    #: their paired differences, after a fifth of the budget (0: always spend the whole budget);
+    #: the budget then goes to the decisions that are close (see compare)
+    settle: float = 0.0
 
 
 #: Elektro of the plan search's score worth a chance to win of 1 in a leaf's value (see leaf_value)
@@ -135,26 +140,53 @@ class Tally:
     calls: int
 
 
+#: the share of its budget a search spends before it may stop early (Level.settle)
+SETTLE_AFTER = 0.2
+
+
 def compare(view: GameView, seat: int, plans: list[search.Plan], budget: int, horizon: int,
-            rng: random.Random, anchor_scale: float = ANCHOR_SCALE) -> Tally:
-    """Every plan on the same sampled games until the budget is spent (successive halving)."""
+            rng: random.Random, anchor_scale: float = ANCHOR_SCALE, settle: float = 0.0) -> Tally:
+    """Every plan on the same sampled games until the budget is spent (successive halving), or,
+    with ``settle``, until the leader is that many standard errors ahead of the next best."""
     tally = Tally([0.0] * len(plans), [0] * len(plans), list(range(len(plans))), 0)
     stop_round = view.round + horizon
     sweeps = 0
+    #: each plan's leaf value in every sample it was played on (the samples are shared: paired)
+    values: list[dict[int, float]] = [{} for _ in plans]
     while True:
         world = determinize(view, rng)
         for i in tally.alive:
             w = world.clone()
             tally.calls += rollout(w, seat, plans[i], stop_round) + 1
-            tally.total[i] += leaf_value(w, seat, anchor_scale)
+            value_ = leaf_value(w, seat, anchor_scale)
+            values[i][sweeps] = value_
+            tally.total[i] += value_
             tally.count[i] += 1
         sweeps += 1
         if tally.calls >= budget:
             break
-        if sweeps % 4 == 0 and len(tally.alive) > 2:
-            alive = sorted(tally.alive, key=lambda i: -tally.total[i] / tally.count[i])
+        if sweeps % 4:
+            continue
+        alive = sorted(tally.alive, key=lambda i: -tally.total[i] / tally.count[i])
+        settled = settle and tally.calls >= SETTLE_AFTER * budget
+        if settled and _lead(values[alive[0]], values[alive[1]]) >= settle:
+            break
+        if len(tally.alive) > 2:
             tally.alive = sorted(alive[:max(2, (2 * len(alive) + 2) // 3)])
     return tally
+
+
+def _lead(first: dict[int, float], second: dict[int, float]) -> float:
+    """How many standard errors ``first`` is ahead of ``second`` on the samples both played."""
+    diffs = [v - second[k] for k, v in first.items() if k in second]
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if spread == 0.0:
+        return math.inf if mean > 0 else 0.0
+    return mean / math.sqrt(spread / n)
 
 
 #: per widening step: more top bids tried, relative to the heuristic's limit
@@ -187,13 +219,14 @@ class ExpertBot(Bot):
 
     def __init__(self, seed: int = 0, budget: int | None = None, *, level: str = "default",
                  horizon: int | None = None, anchor_scale: float = ANCHOR_SCALE,
-                 replan: bool | None = None) -> None:
+                 replan: bool | None = None, settle: float | None = None) -> None:
         base = LEVELS[level]
         super().__init__(seed, budget if budget is not None else base.budget)
         self.name = KIND if level == "default" else f"{KIND}:{level}"
         self.horizon = horizon if horizon is not None else base.horizon
         self.widen = base.widen
         self.replan = base.replan if replan is None else replan
+        self.settle = base.settle if settle is None else settle
         self.anchor_scale = anchor_scale
         self._rng = random.Random(seed)
         self._plan: tuple[tuple[Any, ...], search.Plan] | None = None
@@ -224,7 +257,8 @@ class ExpertBot(Bot):
 
     def _search(self, view: GameView, seat: int, plans: list[search.Plan]) -> search.Plan:
         self.searches += 1
-        tally = compare(view, seat, plans, self.budget or 1, self.horizon, self._rng, self.anchor_scale)
+        tally = compare(view, seat, plans, self.budget or 1, self.horizon, self._rng, self.anchor_scale,
+                        self.settle)
         self.calls += tally.calls
         best = max(tally.alive, key=lambda i: (tally.total[i] / tally.count[i], -i))
         return plans[best]
