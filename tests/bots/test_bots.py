@@ -53,6 +53,23 @@ def test_heuristic_only_games_end_with_a_sensible_winner(players: int) -> None:
     assert len(state.cities[winner]) >= state.scn.end_cities - 3
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("map_name", ["germany", "usa"])
+def test_a_table_of_greedy_bots_ends(map_name: str, players: int) -> None:
+    """Greedy bots build only what their plants run; once no plant is worth buying in Step 3 they
+    build on with the money they hold, so a table of them reaches the end (it used to stop
+    building and play on for ever: seed 0, 4-player Germany)."""
+    for seed in (0, players):
+        state = pg.new_game(pg.GameConfig(map=map_name, players=players, seed=seed))
+        bots = [make_bot("greedy", i) for i in range(players)]
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            state.apply(bots[seat].act(state.view(seat)))
+            assert state.round <= 20, "a table of greedy bots should end"
+        assert max(len(c) for c in state.cities) >= state.scn.end_cities and state.winners
+
+
 def test_heuristic_beats_random() -> None:
     wins = 0
     for game in range(20):

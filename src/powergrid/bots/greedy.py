@@ -174,13 +174,38 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
     if cheapest is None:
         return DONE
     if owned + 1 >= end:
-        # ending the game: only when no rival has as many cities as it can power
+        # ending the game: only when no rival has as many cities as it can power, or when it
+        # would win the final count as things stand (docs/rules.md, end of the game)
         rivals = max(len(c) for j, c in enumerate(s.cities) if j != seat)
-        return cheapest if min(power, end) > rivals else DONE
+        return cheapest if min(power, end) > rivals or _ends_ahead(s, seat, min(power, end)) else DONE
     # one ply: the payout this city adds (if the plants can run it next round), twice over,
     # plus a growth premium while it fits the plants' capacity (one city more when rich)
     room = capacity + (1 if s.money[seat] > 60 else 0)
-    if owned >= room:
-        return DONE
-    value = (_pay(s, min(owned + 1, capacity)) - _pay(s, min(owned, capacity))) * 2 + GROWTH
-    return cheapest if cheapest_cost <= value + 10 else DONE
+    if owned < room:
+        value = (_pay(s, min(owned + 1, capacity)) - _pay(s, min(owned, capacity))) * 2 + GROWTH
+        if cheapest_cost <= value + 10:
+            return cheapest
+    # a city that adds no payout: in Step 3, once no plant is worth buying, money has no better
+    # use, and building on is how the game reaches its end (a table of greedy bots would
+    # otherwise never end)
+    if s.step == 3 and s.money[seat] >= cheapest_cost + _reserve(s) and not _plant_worth_buying(s, seat):
+        return cheapest
+    return DONE
+
+
+def _plant_worth_buying(s: State, seat: int) -> bool:
+    """Whether the market holds a plant this bot would open an auction for (see _auction)."""
+    money: int = s.money[seat]
+    return any(p != STEP3 and p <= money and min(plant_value(s, seat, p), money - _reserve(s)) > p
+               for p in s.current_market())
+
+
+def _ends_ahead(s: State, seat: int, powered: int) -> bool:
+    """Whether ending the game now wins it on the count as things stand: more cities powered than
+    any rival's plants and fuel can power, or as many and more money (rivals counted as if they
+    built to their power)."""
+    mine = (powered, s.money[seat], -seat)
+    for j in range(s.players):
+        if j != seat and (max(o[2] for o in power_options(s, j)), s.money[j], -j) >= mine:
+            return False
+    return True
