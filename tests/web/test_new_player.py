@@ -146,6 +146,10 @@ def test_the_phone_replay_keeps_the_analysis_off_the_map(server_url, new_page) -
     assert shapes[0] != shapes[1]
     # and says that the chances weigh who plays (the bots here: both heuristic)
     assert "weigh who plays" in page.locator("#coach-panel .chart-note").inner_text()
+    # the costliest decisions are stacked cards: what was done and what the search preferred each
+    # take the panel's width, so no word breaks inside itself in a narrow column
+    shares = page.evaluate(CARD_CELLS)
+    assert shares and min(shares) > 0.9, shares
     screenshot(page, "new-player-phone-analysis")
     # a costly decision jumps back to the map at its position
     page.locator("#coach-panel .coach-jump").first.click()
@@ -156,6 +160,31 @@ def test_the_phone_replay_keeps_the_analysis_off_the_map(server_url, new_page) -
     screenshot(page, "new-player-phone-replay-map")
     assert height > 150
     assert page.script_errors == []
+    # in Hebrew a decision's cost still reads "−5%", its minus sign before the number
+    page = new_page(390, 844)
+    page.goto(f"{server_url}/replay/{game_id}?lang=he")
+    page.wait_for_selector(".coach-costliest td.num", state="attached")
+    page.click("#phone-tabs [data-tab='analysis']")
+    assert page.evaluate(SIGN_FIRST)
+    assert page.script_errors == []
+
+
+#: each stacked card's "done" and "preferred" cells, as shares of the table's width
+CARD_CELLS = """() => {
+  const table = document.querySelector('#coach-panel .coach-costliest');
+  const width = table.getBoundingClientRect().width;
+  return [...table.querySelectorAll('td.done, td.preferred')]
+    .map((td) => td.getBoundingClientRect().width / width);
+}"""
+
+#: whether the first cost's minus sign is drawn to the left of its first digit
+SIGN_FIRST = """() => {
+  const cell = document.querySelector('#coach-panel .coach-costliest td.num');
+  const text = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT).nextNode();
+  const left = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                        return r.getBoundingClientRect().left; };
+  return text.data[0] === '−' && left(0) < left(1);
+}"""
 
 
 def test_the_end_screen_charts_have_a_legend(server_url, new_page) -> None:

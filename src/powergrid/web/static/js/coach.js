@@ -42,11 +42,17 @@ export function hintSteps(hint) {
   return hint.steps && hint.steps.length ? hint.steps : [hint.action];
 }
 
+/** A signed figure, kept left to right: in a right-to-left page "−5%" would otherwise show its
+ * minus sign after the number. */
+function signed(text) {
+  return h("bdi", { dir: "ltr" }, text);
+}
+
 /** A plan's position against the best rival after the look-ahead: "+12 E", "−34 E" (a minus sign). */
 function standing(score) {
   if (typeof score !== "number") return "";
   const amount = Math.round(score);
-  return (amount > 0 ? "+" : amount < 0 ? "−" : "") + elektro(Math.abs(amount));
+  return signed((amount > 0 ? "+" : amount < 0 ? "−" : "") + elektro(Math.abs(amount)));
 }
 
 function hintCard(hint, actAll) {
@@ -170,8 +176,11 @@ export function analysisPanel(gameId, players, options = {}) {
         const when = options.onJump
           ? h("button", { type: "button", class: "linkish coach-jump", "data-step": d.at, title: t("Show this position"), onclick: () => options.onJump(d.at) }, words)
           : words;
-        rows.push(h("tr", {}, h("td", {}, playerChip(seat)), h("td", {}, when),
-          h("td", {}, d.done), h("td", {}, d.preferred), h("td", { class: "num" }, `−${percent(d.cost)}`)));
+        // each cell names its column, for the phone's layout, where the rows are stacked cards
+        rows.push(h("tr", {}, h("td", { class: "who" }, playerChip(seat)), h("td", { class: "when" }, when),
+          h("td", { class: "done", "data-label": pt("analysis", "Done") }, d.done),
+          h("td", { class: "preferred", "data-label": t("The search preferred") }, d.preferred),
+          h("td", { class: "num" }, signed(`−${percent(d.cost)}`))));
       }
     }
     body.replaceChildren(
