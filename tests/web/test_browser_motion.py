@@ -7,9 +7,10 @@ from __future__ import annotations
 from .api import call
 
 
-def seat_page(new_page, url: str, gid: str, seat: int, token: str, motion: bool):  # type: ignore[no-untyped-def]
+def seat_page(new_page, url: str, gid: str, seat: int, token: str, motion: bool,  # type: ignore[no-untyped-def]
+              lang: str = "en"):
     page = new_page(motion=motion)
-    page.goto(f"{url}/game/{gid}#seat={seat}&token={token}")
+    page.goto(f"{url}/game/{gid}?lang={lang}#seat={seat}&token={token}")
     page.wait_for_selector(".connection.live")
     return page
 
@@ -22,7 +23,8 @@ def test_a_moves_changes_are_animated_unless_less_motion_is_asked_for(server_url
     first = call(server_url, f"/api/games/{gid}")["to_act"]
     second = 1 - first
     moving = seat_page(new_page, server_url, gid, second, tokens[second], motion=True)
-    still = seat_page(new_page, server_url, gid, second, tokens[second], motion=False)
+    # (the still page in Hebrew: the figure reads the same, its sign before the number)
+    still = seat_page(new_page, server_url, gid, second, tokens[second], motion=False, lang="he")
     for page, running in ((moving, True), (still, False)):
         assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") is not running
 
@@ -40,8 +42,18 @@ def test_a_moves_changes_are_animated_unless_less_motion_is_asked_for(server_url
     # less motion: the same figure, shown still, and nothing on the page animates
     assert still.locator(paid).inner_text() == moving.locator(paid).inner_text()
     assert still.evaluate("(s) => getComputedStyle(document.querySelector(s)).opacity", paid) == "1"
+    assert still.evaluate(SIGN_FIRST, paid)
     assert still.evaluate("() => document.getAnimations().length") == 0
     # and it goes, as the moving one fades
     for page in (moving, still):
         page.wait_for_selector(paid, state="detached", timeout=5_000)
     assert moving.script_errors == [] and still.script_errors == []
+
+
+#: whether the figure's sign is drawn to the left of its first digit
+SIGN_FIRST = """(selector) => {
+  const text = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT).nextNode();
+  const left = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                        return r.getBoundingClientRect().left; };
+  return left(0) < left(1);
+}"""

@@ -44,7 +44,9 @@ export function showChanges(changes, board) {
     const money = document.querySelector(`.player[data-seat="${seat}"] .stat.money`);
     if (!money) continue;
     money.querySelector(".delta")?.remove();
-    const shown = h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true" }, `${delta > 0 ? "+" : "−"}${formatNumber(Math.abs(delta))}`);
+    // dir: the sign stays before the number in a right-to-left page
+    const shown = h("span", { class: `delta ${delta > 0 ? "up" : "down"}`, "aria-hidden": "true", dir: "ltr" },
+      `${delta > 0 ? "+" : "−"}${formatNumber(Math.abs(delta))}`);
     money.append(shown);
     // gone when its rise has faded (app.css); without motion (prefers-reduced-motion) it would stay
     setTimeout(() => shown.remove(), 2400);
