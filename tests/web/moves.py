@@ -218,3 +218,13 @@ def act_via_api(url: str, game: dict[str, Any], choose=None) -> str:  # type: ig
                                      data=json.dumps({"seat": seat, "action": action}).encode())
     urllib.request.urlopen(request, timeout=30).close()
     return action
+
+
+#: whether the first text inside the element ``selector`` has its first character (a sign: "+5",
+#: "−5%") drawn to the left of its second, as it must be in a right-to-left page too
+SIGN_FIRST = """(selector) => {
+  const text = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT).nextNode();
+  const left = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+                        return r.getBoundingClientRect().left; };
+  return left(0) < left(1);
+}"""

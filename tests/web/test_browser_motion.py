@@ -5,6 +5,7 @@ animation at all."""
 from __future__ import annotations
 
 from .api import call
+from .moves import SIGN_FIRST
 
 
 def seat_page(new_page, url: str, gid: str, seat: int, token: str, motion: bool,  # type: ignore[no-untyped-def]
@@ -48,12 +49,3 @@ def test_a_moves_changes_are_animated_unless_less_motion_is_asked_for(server_url
     for page in (moving, still):
         page.wait_for_selector(paid, state="detached", timeout=5_000)
     assert moving.script_errors == [] and still.script_errors == []
-
-
-#: whether the figure's sign is drawn to the left of its first digit
-SIGN_FIRST = """(selector) => {
-  const text = document.createTreeWalker(document.querySelector(selector), NodeFilter.SHOW_TEXT).nextNode();
-  const left = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
-                        return r.getBoundingClientRect().left; };
-  return left(0) < left(1);
-}"""

@@ -21,7 +21,7 @@ from powergrid.bots import levels
 
 from .conftest import screenshot
 from .i18n_text import LANGUAGES, OVERFLOWS, VISIBLE_TEXT, catalogue, english_words, words
-from .moves import SETTLED_VIEW, TURN_OR_END, act_via_api, api, create_game, play_one_decision
+from .moves import SETTLED_VIEW, SIGN_FIRST, TURN_OR_END, act_via_api, api, create_game, play_one_decision
 
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "i18n"
 SIZES = ((1366, 768), (390, 844))
@@ -155,6 +155,27 @@ def test_hebrew_reads_right_to_left_and_the_map_does_not(server_url, new_page) -
         board = page.locator(".col-board").bounding_box()
         assert (players["x"] > board["x"]) == (lang == "he")
     assert where["he"] == where["en"]
+
+
+def test_hebrew_signed_figures_keep_their_sign_first(server_url, new_page) -> None:  # type: ignore[no-untyped-def]
+    """In a right-to-left page "+5" would show as "5+": the bid form's raises stay left to right."""
+    game = create_game(server_url, map="germany", players=2, seed=3, seats=[{"kind": "human"}] * 2)
+    info = api(server_url, f"/api/games/{game['game_id']}")
+    first, plant = info["to_act"], info["state"]["current_market"][0]
+    token = next(s["token"] for s in game["seats"] if s["seat"] == first)
+    opening = urllib.request.Request(f"{server_url}/api/games/{game['game_id']}/actions",
+                                     data=json.dumps({"seat": first, "action": f"open {plant} 10"}).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {token}"})
+    urllib.request.urlopen(opening, timeout=30).close()
+    link = next(s["link"] for s in game["seats"] if s["seat"] == 1 - first)
+    page = new_page(1366, 768)
+    page.goto(f"{server_url}{link.replace('#', '?lang=he#')}")
+    page.wait_for_selector("#decision [data-decision='bid'] [data-quick='+5']")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    for raise_ in ("+5", "+10"):
+        assert page.evaluate(SIGN_FIRST, f"#decision [data-quick='{raise_}']"), raise_
+    assert not page.script_errors
 
 
 def test_picker_and_address_choose_the_language_and_it_is_remembered(server_url, new_page) -> None:  # type: ignore[no-untyped-def]

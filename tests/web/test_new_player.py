@@ -17,7 +17,7 @@ import powergrid as pg
 from powergrid.bots import heuristic
 
 from .conftest import screenshot
-from .moves import SETTLED_VIEW, TURN_OR_END, api, create_game, no_sideways_scroll
+from .moves import SETTLED_VIEW, SIGN_FIRST, TURN_OR_END, api, create_game, no_sideways_scroll
 
 BADGES = (Path(__file__).parent / "badges.js").read_text()
 SIZES = [(1366, 768), (390, 844)]
@@ -165,7 +165,8 @@ def test_the_phone_replay_keeps_the_analysis_off_the_map(server_url, new_page) -
     page.goto(f"{server_url}/replay/{game_id}?lang=he")
     page.wait_for_selector(".coach-costliest td.num", state="attached")
     page.click("#phone-tabs [data-tab='analysis']")
-    assert page.evaluate(SIGN_FIRST)
+    cost = "#coach-panel .coach-costliest td.num"
+    assert page.locator(cost).first.inner_text().startswith("−") and page.evaluate(SIGN_FIRST, cost)
     assert page.script_errors == []
 
 
@@ -176,16 +177,6 @@ CARD_CELLS = """() => {
   return [...table.querySelectorAll('td.done, td.preferred')]
     .map((td) => td.getBoundingClientRect().width / width);
 }"""
-
-#: whether the first cost's minus sign is drawn to the left of its first digit
-SIGN_FIRST = """() => {
-  const cell = document.querySelector('#coach-panel .coach-costliest td.num');
-  const text = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT).nextNode();
-  const left = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
-                        return r.getBoundingClientRect().left; };
-  return text.data[0] === '−' && left(0) < left(1);
-}"""
-
 
 def test_the_end_screen_charts_have_a_legend(server_url, new_page) -> None:
     game = finished_game(server_url)

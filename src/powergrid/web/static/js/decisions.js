@@ -80,13 +80,14 @@ function bidControl(min, max, onSubmit, label, base) {
     }
   });
   input.addEventListener("change", () => set(Number(input.value)));
-  const quick = (text, amount, title, step) => h("button", {
-    type: "button", class: "btn small ghost", title, "data-quick": step, "data-amount": amount,
+  const quick = (text, amount, title, step, dir) => h("button", {
+    type: "button", class: "btn small ghost", title, "data-quick": step, "data-amount": amount, dir,
     disabled: amount > max || amount < min ? true : undefined, onclick: () => set(amount),
   }, text);
+  // a raise reads "+5" left to right, in a right-to-left page too (not "5+")
   const raise = (n) => quick(`+${n}`, base + n, base === min
     ? t("the lowest bid plus {n}: {amount}", { n, amount: elektro(base + n) })
-    : t("the highest bid plus {n}: {amount}", { n, amount: elektro(base + n) }), `+${n}`);
+    : t("the highest bid plus {n}: {amount}", { n, amount: elektro(base + n) }), `+${n}`, "ltr");
   const row = h("div", { class: "bid-control" },
     quick(t("min"), min, t("the lowest bid: {amount}", { amount: elektro(min) }), "min"),
     input,
