@@ -158,9 +158,9 @@ def compare(view: GameView, seat: int, plans: list[search.Plan], budget: int, ho
         for i in tally.alive:
             w = world.clone()
             tally.calls += rollout(w, seat, plans[i], stop_round) + 1
-            value_ = leaf_value(w, seat, anchor_scale)
-            values[i][sweeps] = value_
-            tally.total[i] += value_
+            leaf = leaf_value(w, seat, anchor_scale)
+            values[i][sweeps] = leaf
+            tally.total[i] += leaf
             tally.count[i] += 1
         sweeps += 1
         if tally.calls >= budget:
