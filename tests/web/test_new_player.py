@@ -160,6 +160,11 @@ def test_the_phone_replay_keeps_the_analysis_off_the_map(server_url, new_page) -
     screenshot(page, "new-player-phone-replay-map")
     assert height > 150
     assert page.script_errors == []
+    # the end screen on the phone: the same cards
+    page = new_page(390, 844)
+    page.goto(f"{server_url}/game/{game_id}")
+    page.wait_for_selector("#end-screen .coach-costliest td.num")
+    assert min(page.evaluate(CARD_CELLS.replace("#coach-panel", "#end-screen"))) > 0.9
     # in Hebrew a decision's cost still reads "−5%", its minus sign before the number
     page = new_page(390, 844)
     page.goto(f"{server_url}/replay/{game_id}?lang=he")
