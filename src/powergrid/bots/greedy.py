@@ -116,7 +116,7 @@ def _auction(s: State, seat: int, legal: list[Action]) -> Action:
     for plant in s.current_market():
         if plant == STEP3 or plant > money:
             continue
-        surplus = min(plant_value(s, seat, plant), money - _reserve(s)) - plant
+        surplus = _surplus(s, seat, plant)
         if surplus > best_surplus:
             best, best_surplus = plant, surplus
     must_buy = legal[-1] != PASS
@@ -193,11 +193,14 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
     return DONE
 
 
+def _surplus(s: State, seat: int, plant: int) -> float:
+    """What a plant is worth to this bot over its number, within the money it can spare."""
+    return min(plant_value(s, seat, plant), s.money[seat] - _reserve(s)) - plant
+
+
 def _plant_worth_buying(s: State, seat: int) -> bool:
     """Whether the market holds a plant this bot would open an auction for (see _auction)."""
-    money: int = s.money[seat]
-    return any(p != STEP3 and p <= money and min(plant_value(s, seat, p), money - _reserve(s)) > p
-               for p in s.current_market())
+    return any(p != STEP3 and p <= s.money[seat] and _surplus(s, seat, p) > 0 for p in s.current_market())
 
 
 def _ends_ahead(s: State, seat: int, powered: int) -> bool:
