@@ -195,7 +195,8 @@ def _build(s: State, seat: int, legal: list[Action]) -> Action:
 
 def _surplus(s: State, seat: int, plant: int) -> float:
     """What a plant is worth to this bot over its number, within the money it can spare."""
-    return min(plant_value(s, seat, plant), s.money[seat] - _reserve(s)) - plant
+    spare: int = s.money[seat] - _reserve(s)
+    return min(plant_value(s, seat, plant), spare) - plant
 
 
 def _plant_worth_buying(s: State, seat: int) -> bool:
