@@ -111,10 +111,10 @@ def searched_decisions(replan: bool) -> tuple[int, int]:
     return bot.searches, open_decisions
 
 
-def test_the_strong_level_searches_again_at_every_decision() -> None:
-    """``expert:strong`` weighs its plans anew at every decision (docs/bots.md); the other levels
-    follow the chosen plan to the end of its auction, purchase or build turn."""
-    assert expert.LEVELS["strong"].replan and not expert.LEVELS["default"].replan
+def test_the_default_level_searches_again_at_every_decision() -> None:
+    """The default ``expert`` weighs its plans anew at every decision (docs/bots.md); the fast
+    level follows the chosen plan to the end of its auction, purchase or build turn."""
+    assert expert.LEVELS["default"].replan and not expert.LEVELS["fast"].replan
     searches, decisions = searched_decisions(replan=True)
     assert searches == decisions > 0
     searches, decisions = searched_decisions(replan=False)
@@ -184,11 +184,17 @@ def test_fuel_plans_buy_what_they_say() -> None:
 
 def test_expert_levels_parse_and_are_listed() -> None:
     names = bot_names()
-    for name in ("expert", "expert:fast", "expert:strong"):
+    for name in ("expert", "expert:fast"):
         assert name in names
         bot = make_bot(name, 1)
         assert isinstance(bot, ExpertBot) and bot.name == name
-    assert make_bot("expert:strong").budget >= make_bot("expert").budget > make_bot("expert:fast").budget
+    assert make_bot("expert").budget > make_bot("expert:fast").budget
+    # the former strong level is the default's search now: the old name plays it
+    assert "expert:strong" not in names
+    strong, default = make_bot("expert:strong", 1), make_bot("expert", 1)
+    assert isinstance(strong, ExpertBot) and isinstance(default, ExpertBot)
+    assert (strong.name, strong.budget, strong.replan, strong.settle, strong.widen) == \
+        (default.name, default.budget, default.replan, default.settle, default.widen)
     for bad in ("expert:insane", "expert:"):
         if bad == "expert:":
             assert make_bot(bad).name == "expert"

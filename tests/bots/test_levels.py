@@ -25,7 +25,7 @@ def test_the_published_ladder_rates_every_bot_the_lobby_offers() -> None:
 @pytest.mark.parametrize("name, kind, searches", [("random", "plays any legal move", False),
                                                   ("mcts:fast", "plan search", True),
                                                   ("expert", "evaluator-guided search", True),
-                                                  ("expert:strong", "evaluator-guided search", True)])
+                                                  ("expert:fast", "evaluator-guided search", True)])
 def test_a_bots_facts_and_words(name: str, kind: str, searches: bool) -> None:
     facts = levels.facts(name)
     assert facts.kind == kind and facts.elo is not None
@@ -36,6 +36,7 @@ def test_a_bots_facts_and_words(name: str, kind: str, searches: bool) -> None:
     assert levels.facts("heuristic").rating() == "Elo 1500"  # the anchor: no interval
     assert ("s a move" in words) == searches and ("instant" in words) != searches
     assert levels.facts("pimc:default") == levels.facts("pimc")
+    assert levels.facts("expert:strong") == levels.facts("expert")  # a former name
 
 
 def test_the_bots_option_lists_every_bot_with_its_figures() -> None:

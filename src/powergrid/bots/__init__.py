@@ -1,8 +1,7 @@
 """Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
-``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``, ``expert``, ``expert:fast``,
-``expert:strong``), ``learned`` (the trained baseline policy, 2 and 4 players) or an alias
-(``mcts``, ``mcts:fast``,
-``mcts:strong`` are the plan-search bot's former names and still work).
+``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``, ``expert``, ``expert:fast``),
+``learned`` (the trained baseline policy, 2 and 4 players) or a former name (``mcts``,
+``mcts:fast``, ``mcts:strong`` for the plan search; ``expert:strong`` for the default ``expert``).
 
 Names are ``kind`` or ``kind:level``; see docs/bots.md.
 """
@@ -53,7 +52,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         from ..rl.learned import LearnedBot
         return LearnedBot(seed)
     if kind == expert.KIND:
-        level = level or "default"
+        level = expert.LEVEL_ALIASES.get(level, level or "default")
         if level not in expert.LEVELS:
             raise ValueError(f"bot {expert.KIND!r} has no level {level!r}; "
                              f"levels: {', '.join(expert.LEVELS)}")

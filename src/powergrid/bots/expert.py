@@ -10,8 +10,9 @@ buying nothing, fuel for exactly one run of every plant, or filling the storage 
 takes fuel from rivals who burn the same resource). Only what the seat sees is read: the
 samples come from ``determinize`` and the evaluator reads public facts.
 
-The chosen plan is followed to the end of its auction, purchase or build turn; ``expert:strong``
-searches again at every decision instead (docs/bots.md).
+``expert:fast`` follows the chosen plan to the end of its auction, purchase or build turn; the
+default level searches again at every decision, and stops a search once its choice is clear
+(docs/bots.md).
 
 The budget counts forward-model calls per search, so games replay exactly from their seeds.
 """
@@ -60,15 +61,18 @@ class Level:
 ANCHOR_SCALE = 200.0
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a decision (~0.02 s)"),
-    # 10,000 calls with the strong level's bid limits: it beat pimc 70.2% of 200 2-player games,
-    # where 6,000 calls with three more limits won 61.3% (benchmarks/results/2026-11-strength-evaluator.md)
-    "default": Level(10000, 2, 2, "evaluator-guided search, 10,000 calls a decision (~0.1 s)"),
-    # the default's budget, searched again at every decision: twice the default's budget without
-    # that (20,000 calls) was level with it on the ladder (benchmarks/results/2026-11-strength-evaluator.md)
-    "strong": Level(10000, 2, 2, "evaluator-guided search, 10,000 calls, every decision (~0.2 s)",
-                    replan=True),
+    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a turn (~0.02 s)"),
+    # every decision searched, a search stopped once its choice is clear: it beat pimc in 81.0% of
+    # 200 2-player games and 40.2% of 200 4-player games against three, where 10,000 calls a turn
+    # won 70.2% and 33.9%; four times its budget played no better (49.5% of 107 2-player games):
+    # benchmarks/results/2026-11-strength-evaluator.md
+    "default": Level(7500, 2, 2, "evaluator-guided search, every decision, up to 7,500 calls (~0.06 s)",
+                     replan=True, settle=2.5),
 }
+
+#: former level names: ``strong`` searched at every decision at 10,000 calls without stopping
+#: early, about as strong as the default level is now (docs/bots.md)
+LEVEL_ALIASES: dict[str, str] = {"strong": "default"}
 
 
 def _scope(s: Any) -> tuple[Any, ...]:
@@ -220,6 +224,7 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0, budget: int | None = None, *, level: str = "default",
                  horizon: int | None = None, anchor_scale: float = ANCHOR_SCALE,
                  replan: bool | None = None, settle: float | None = None) -> None:
+        level = LEVEL_ALIASES.get(level, level)
         base = LEVELS[level]
         super().__init__(seed, budget if budget is not None else base.budget)
         self.name = KIND if level == "default" else f"{KIND}:{level}"

@@ -17,11 +17,10 @@ from typing import Any
 LADDER_FILE = "ladder.json"
 
 #: CPU seconds per searched decision, 2-player Germany against pimc, 6 games each on the 2-core
-#: machine: ``python benchmarks/bot_time.py --bots pimc:fast,pimc,pimc:strong,expert:fast,expert,expert:strong
-#: --games 6 --seed 9300`` (docs/bots.md, "Time"); ``expert:strong`` searches each decision as long
-#: as ``expert`` does, and searches about twice as many of them
-SECONDS: dict[str, float] = {"pimc:fast": 0.008, "pimc": 0.03, "pimc:strong": 0.14,
-                             "expert:fast": 0.017, "expert": 0.1, "expert:strong": 0.1}
+#: machine with a ladder running beside it: ``python benchmarks/bot_time.py --bots
+#: pimc:fast,pimc,pimc:strong,expert:fast,expert --games 6 --seed 9300`` (docs/bots.md, "Time")
+SECONDS: dict[str, float] = {"pimc:fast": 0.011, "pimc": 0.048, "pimc:strong": 0.2,
+                             "expert:fast": 0.023, "expert": 0.056}
 
 #: what kind of player each bot is, in a few words (English; the lobby has them translated)
 KINDS: dict[str, str] = {"random": "plays any legal move", "greedy": "plays for income",
@@ -76,11 +75,14 @@ def ladder() -> dict[str, Any]:
 
 
 def facts(name: str) -> Facts:
-    """The figures of a bot name (``pimc``, ``expert:fast``, an alias such as ``mcts``)."""
-    from . import ALIASES
+    """The figures of a bot name (``pimc``, ``expert:fast``, a former name such as ``mcts`` or
+    ``expert:strong``)."""
+    from . import ALIASES, expert
 
     kind, _, level = name.strip().partition(":")
     kind = ALIASES.get(kind, kind)
+    if kind == expert.KIND:
+        level = expert.LEVEL_ALIASES.get(level, level)
     full = f"{kind}:{level}" if level and level != "default" else kind
     rated = ladder()["ratings"].get(full)
     return Facts(full, KINDS.get(kind, kind), rated and rated["elo"], rated and rated["low"],

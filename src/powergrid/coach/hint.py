@@ -36,7 +36,7 @@ HINT_LEVELS: dict[str, HintLevel] = {
     "fast": HintLevel(budget=2500, horizon=2, widen=0),
     # the default bot's plans (expert.LEVELS["default"]: five more bid limits)
     "default": HintLevel(budget=10000, horizon=2, widen=2),
-    # two rounds ahead, as expert:strong: three rounds ahead played worse (docs/bots.md)
+    # two rounds ahead, as the expert levels: three rounds ahead played worse (docs/bots.md)
     "strong": HintLevel(budget=30000, horizon=2, widen=2),
 }
 

@@ -21,7 +21,7 @@ function botKind(bot) {
     case "pimc:strong": case "mcts:strong": return t("plan search, strong");
     case "expert:fast": return t("evaluator search, fast");
     case "expert": return pt("bot", "evaluator search");
-    case "expert:strong": return t("evaluator search, strong");
+    case "expert:strong": return t("evaluator search, strong");  // a former name, in earlier games
     default: return bot;
   }
 }
@@ -55,7 +55,7 @@ function statusWords(status) {
 }
 
 const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong",
-                       "expert:fast", "expert", "expert:strong"];
+                       "expert:fast", "expert"];
 
 const form = {
   maps: ["germany", "usa"],
