@@ -61,17 +61,18 @@ class Level:
 ANCHOR_SCALE = 200.0
 
 LEVELS: dict[str, Level] = {
-    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a turn (~0.02 s)"),
+    "fast": Level(1500, 2, 0, "evaluator-guided search, 1,500 calls a search (~0.02 s)"),
     # every decision searched, a search stopped once its choice is clear: it beat pimc in 81.0% of
     # 200 2-player games and 40.2% of 200 4-player games against three, where 10,000 calls a turn
-    # won 70.2% and 33.9%; four times its budget played no better (49.5% of 107 2-player games):
-    # benchmarks/results/2026-11-strength-evaluator.md
-    "default": Level(7500, 2, 2, "evaluator-guided search, every decision, up to 7,500 calls (~0.06 s)",
+    # won 70.2% and 33.9%; four times its budget played no better (it won 50.5% of 107 2-player
+    # games against it): benchmarks/results/2026-11-strength-evaluator.md
+    "default": Level(7500, 2, 2,
+                     "evaluator-guided search, every decision, up to 7,500 calls a search (~0.06 s)",
                      replan=True, settle=2.5),
 }
 
 #: former level names: ``strong`` searched at every decision at 10,000 calls without stopping
-#: early, about as strong as the default level is now (docs/bots.md)
+#: early; the default level searches at every decision now (docs/bots.md)
 LEVEL_ALIASES: dict[str, str] = {"strong": "default"}
 
 
