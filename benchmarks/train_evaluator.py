@@ -405,7 +405,7 @@ def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> v
 
 
 def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 3.0,
-           steps: int = 800) -> value.ValueModel:
+           steps: int = 800, only: frozenset[str] = frozenset()) -> value.ValueModel:
     """The model with its players' part refitted, the network frozen: each bot's rating and
     softness and the rating factor's fade, by full-batch Adam on the log loss of every position,
     given what the network already reads from the position (the rating factor at the start stays,
@@ -413,7 +413,11 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     (``fit_ratings``) tell the strengths apart but not how much the position already says (greedy
     beat random in 62% of their 2-player games where those ratings, added to the position, said
     81%), nor how far a lead holds between strong players (in `expert` mirrors, leaders given 74%
-    won 58%). The network, and so the search's judgement (it reads positions alone), is unchanged."""
+    won 58%). The network, and so the search's judgement (it reads positions alone), is unchanged.
+
+    With ``only`` (bot names), just those bots' rating and softness are fitted, from what the
+    model says of them now (a level it has not seen borrows its kind's); every other entry and the
+    fade stay as they are: a new level is added without touching the figures of the others."""
     names = [str(n) for n in data["names"]]
     x = data["x"].astype(np.float64)
     mask, y = data["mask"], data["y"].astype(np.float64)
@@ -425,8 +429,14 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     k_names = len(names)
     # from the first-place ratings, no softness and no fade, whatever the model held: the result
     # depends on the network and the games alone, so a rerun gives the same model
-    start = fit_ratings(data)
-    params = np.concatenate([[start[n] for n in names], np.zeros(len(names)), [0.0]])
+    if only:
+        params = np.concatenate([[model.rating(n) for n in names], [model.soft(n) for n in names],
+                                 [model.skill_fade]])
+        free = np.array([n in only for n in names] * 2 + [False])
+    else:
+        start = fit_ratings(data)
+        params = np.concatenate([[start[n] for n in names], np.zeros(len(names)), [0.0]])
+        free = np.ones(len(params), dtype=bool)
     count = len(x)
 
     def loss_and_grad(params: np.ndarray) -> tuple[float, np.ndarray]:
@@ -453,21 +463,31 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     m1, m2 = np.zeros_like(params), np.zeros_like(params)
     for step in range(1, steps + 1):
         _, g = loss_and_grad(params)
+        g = np.where(free, g, 0.0)
         m1 = 0.9 * m1 + 0.1 * g
         m2 = 0.999 * m2 + 0.001 * g**2
         params -= 0.02 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-9)
-        if fixed is not None:
+        if fixed is not None and not only:
             params[:k_names] -= params[fixed]
             params[k_names + fixed] = 0.0
     end, _ = loss_and_grad(params)
     print(f"  players' part refitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
+    games = len(np.unique(data["meta"][:, 1]))
+    sets = ", ".join(str(n) for n in data["sets"])
+    if only:
+        ratings = {**model.ratings, **{n: round(float(params[i]), 4) for i, n in enumerate(names)
+                                       if n in only}}
+        softness = {**model.softness, **{n: round(float(params[k_names + i]), 4)
+                                         for i, n in enumerate(names) if n in only}}
+        about = {**model.about, "added": f"{', '.join(sorted(only))}: rating and softness fitted "
+                                         f"with everything else frozen (train_evaluator.py rerate "
+                                         f"--only) on {games} games, sets {sets}"}
+        return replace(model, ratings=ratings, softness=softness, about=about)
     ratings = {n: round(float(v), 4) for n, v in zip(names, params[:k_names], strict=True)}
     softness = {n: round(float(v), 4) for n, v in zip(names, params[k_names:-1], strict=True)
                 if n != "heuristic"}
-    games = len(np.unique(data["meta"][:, 1]))
     about = {**model.about, "players": f"ratings, softness and fade refitted with the network frozen "
-                                       f"(train_evaluator.py rerate) on {games} games, sets "
-                                       + ", ".join(str(n) for n in data["sets"])}
+                                       f"(train_evaluator.py rerate) on {games} games, sets {sets}"}
     return replace(model, ratings=ratings, softness=softness,
                    skill_fade=round(float(params[-1]), 6), about=about)
 
@@ -633,6 +653,7 @@ def main(argv: list[str] | None = None) -> int:
     rr.add_argument("--data", required=True, nargs="+", help="training games")
     rr.add_argument("--write", action="store_true", help="store the model in the package")
     rr.add_argument("--model-out", help="store the model in this file instead")
+    rr.add_argument("--only", help="fit just these bots (comma-separated), everything else frozen")
     t = sub.add_parser("temper", help="refit the shipped model's temperature on its training data")
     t.add_argument("--data", required=True, nargs="+", help="the data it was fitted on")
     t.add_argument("--seed", type=int, default=1, help="the seed it was fitted with")
@@ -644,7 +665,8 @@ def main(argv: list[str] | None = None) -> int:
         GOLDEN_PATH.write_text(json.dumps(golden(model)) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH} and {GOLDEN_PATH}")
     elif args.command == "rerate":
-        _store(rerate(value.value_model(), load(args.data)), args)
+        only = frozenset(args.only.split(",")) if args.only else frozenset()
+        _store(rerate(value.value_model(), load(args.data), only=only), args)
     elif args.command == "golden":
         GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_PATH}")

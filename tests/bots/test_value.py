@@ -66,7 +66,7 @@ def test_chances_are_a_distribution_read_from_public_facts() -> None:
 
 def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not_soft() -> None:
     state = golden_position()
-    model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:strong": 0.3})
+    model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:deep": 0.3})
     sharp = model.chances(state, [None] * 4)
     soft = model.chances(state, ["expert:fast"] * 4)
     assert sum(soft) == pytest.approx(1.0)
@@ -82,3 +82,13 @@ def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not
     assert model.chances(state, ["someone"] * 4) == pytest.approx(sharp)
     again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
     assert again.chances(state, ["expert:fast"] * 4) == pytest.approx(soft, abs=1e-5)
+
+
+def test_a_former_name_is_weighed_as_the_bot_it_plays_today() -> None:
+    model = replace(value.value_model(), ratings={"heuristic": 0.0, "pimc:fast": 2.0, "expert": 5.0,
+                                                  "expert:fast": 4.0},
+                    softness={"expert": 0.6, "expert:fast": 0.2})
+    # expert:strong plays the default expert: its entries, not its kind's mean
+    assert (model.rating("expert:strong"), model.soft("expert:strong")) == (5.0, 0.6)
+    assert model.rating("mcts:fast") == 2.0
+    assert model.rating("expert:default") == 5.0

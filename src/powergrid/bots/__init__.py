@@ -15,6 +15,7 @@ from .base import Bot
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .heuristic import BoldBot, HeuristicBot
+from .names import ALIASES, canonical, split
 from .random_bot import RandomBot
 from .search import KIND as SEARCH_KIND
 from .search import LEVELS, RankedPlan, SearchBot, rank_plans
@@ -31,8 +32,6 @@ _PLAIN: dict[str, Callable[[int], Bot]] = {
 #: and the terminal offer): it has weights for 2 and 4 players only.
 LEARNED = "learned"
 
-#: other names for a bot kind: the plan search was called ``mcts``, though it builds no tree
-ALIASES: dict[str, str] = {"mcts": SEARCH_KIND}
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
@@ -41,8 +40,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
     :raises ValueError: unknown bot name or level.
     """
-    kind, _, level = spec.strip().partition(":")
-    kind = ALIASES.get(kind, kind)
+    kind, level = split(spec)
     if kind == SEARCH_KIND:
         level = level or "default"
         if level not in LEVELS:
@@ -52,7 +50,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         from ..rl.learned import LearnedBot
         return LearnedBot(seed)
     if kind == expert.KIND:
-        level = expert.LEVEL_ALIASES.get(level, level or "default")
+        level = level or "default"
         if level not in expert.LEVELS:
             raise ValueError(f"bot {expert.KIND!r} has no level {level!r}; "
                              f"levels: {', '.join(expert.LEVELS)}")
@@ -67,8 +65,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 def searches(spec: str) -> bool:
     """Whether the bot of that name searches (thinks for long: the server gives it its own lane)."""
-    kind = spec.strip().partition(":")[0]
-    return ALIASES.get(kind, kind) in (SEARCH_KIND, expert.KIND)
+    return split(spec)[0] in (SEARCH_KIND, expert.KIND)
 
 
 def bot_names() -> list[str]:
@@ -78,4 +75,4 @@ def bot_names() -> list[str]:
 
 
 __all__ = ["ALIASES", "BoldBot", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan",
-           "SearchBot", "bot_names", "make_bot", "rank_plans", "searches"]
+           "SearchBot", "bot_names", "canonical", "make_bot", "rank_plans", "searches"]

@@ -31,7 +31,7 @@ from ..rules.phase import AUCTION, BUREAUCRACY
 from ..rules.phase import RESOURCES as RESOURCES_PHASE
 from ..rules.purchase import most_affordable
 from ..rules.storage import capacities, room
-from . import heuristic, search, value
+from . import heuristic, names, search, value
 from .base import Bot
 
 KIND = "expert"
@@ -71,9 +71,8 @@ LEVELS: dict[str, Level] = {
                      replan=True, settle=2.5),
 }
 
-#: former level names: ``strong`` searched at every decision at 10,000 calls without stopping
-#: early; the default level searches at every decision now (docs/bots.md)
-LEVEL_ALIASES: dict[str, str] = {"strong": "default"}
+#: former level names (powergrid.bots.names)
+LEVEL_ALIASES: dict[str, str] = names.LEVEL_ALIASES[KIND]
 
 
 def _scope(s: Any) -> tuple[Any, ...]:

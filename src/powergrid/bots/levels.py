@@ -14,6 +14,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from .names import canonical, split
+
 LADDER_FILE = "ladder.json"
 
 #: CPU seconds per searched decision, 2-player Germany against pimc, 6 games each on the 2-core
@@ -77,13 +79,8 @@ def ladder() -> dict[str, Any]:
 def facts(name: str) -> Facts:
     """The figures of a bot name (``pimc``, ``expert:fast``, a former name such as ``mcts`` or
     ``expert:strong``)."""
-    from . import ALIASES, expert
-
-    kind, _, level = name.strip().partition(":")
-    kind = ALIASES.get(kind, kind)
-    if kind == expert.KIND:
-        level = expert.LEVEL_ALIASES.get(level, level)
-    full = f"{kind}:{level}" if level and level != "default" else kind
+    kind = split(name)[0]
+    full = canonical(name)
     rated = ladder()["ratings"].get(full)
     return Facts(full, KINDS.get(kind, kind), rated and rated["elo"], rated and rated["low"],
                  rated and rated["high"], SECONDS.get(full, 0.0))

@@ -36,6 +36,7 @@ import numpy as np  # noqa: E402
 
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES  # noqa: E402
 from . import heuristic  # noqa: E402
+from .names import canonical  # noqa: E402
 
 #: the per-seat facts, in order (each also given less the best rival's)
 SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "income",
@@ -200,6 +201,7 @@ def _known(table: dict[str, float], player: str | None) -> float:
     """A bot's entry: its own, else the mean of its kind's levels' entries, else 0."""
     if player is None:
         return 0.0
+    player = canonical(player)
     if player in table:
         return table[player]
     kind = player.partition(":")[0]
