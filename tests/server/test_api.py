@@ -40,7 +40,9 @@ def test_bots_lists_every_bot_the_lobby_may_offer(client: TestClient) -> None:
     from powergrid.bots import bot_names
     bots = client.get("/api/bots").json()["bots"]
     assert sorted(bots) == sorted(bot_names())
-    assert bots[0] == "random" and bots.index("heuristic") < bots.index("pimc") < bots.index("pimc:strong")
+    assert bots[0] == "random" and bots.index("heuristic") < bots.index("pimc") < bots.index("expert:fast") \
+        < bots.index("expert")
+    assert "pimc:strong" not in bots and "pimc:fast" not in bots  # rated, not offered
 
 
 def test_bots_say_what_each_is_like_strength_and_speed(client: TestClient) -> None:

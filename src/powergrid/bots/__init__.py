@@ -1,5 +1,6 @@
 """Bots: ``make_bot(name, seed)`` with a name from :func:`bot_names` (``random``, ``heuristic``,
-``greedy``, ``bold``, ``pimc``, ``pimc:fast``, ``pimc:strong``, ``expert``, ``expert:fast``),
+``greedy``, ``bold``, ``pimc``, ``expert``, ``expert:fast``), the plan search's other levels
+(``pimc:fast``, ``pimc:strong``: rated, not offered),
 ``learned`` (the trained baseline policy, 2 and 4 players) or a former name (``mcts``,
 ``mcts:fast``, ``mcts:strong`` for the plan search; ``expert:strong`` for the default ``expert``).
 
@@ -68,11 +69,24 @@ def searches(spec: str) -> bool:
     return split(spec)[0] in (SEARCH_KIND, expert.KIND)
 
 
+#: levels that make_bot plays and the published ladder rates but the lobby and ``--bots`` do not
+#: offer: they play about as strongly as ``pimc`` itself (docs/bots.md, "Ladder"), so offering
+#: them as a weaker and a stronger level would mislead; matches, research and old records use them
+UNOFFERED: tuple[str, ...] = tuple(f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default")
+
+
 def bot_names() -> list[str]:
-    """Every bot name make_bot accepts, aliases aside (see :data:`ALIASES`)."""
-    return (sorted(_PLAIN) + [SEARCH_KIND] + [f"{SEARCH_KIND}:{lv}" for lv in LEVELS if lv != "default"]
+    """Every bot name the lobby and the command line offer: each kind's levels are ordered by
+    strength on the published ladder. make_bot also plays :data:`UNOFFERED` and former names."""
+    return (sorted(_PLAIN) + [SEARCH_KIND]
             + [expert.KIND] + [f"{expert.KIND}:{lv}" for lv in expert.LEVELS if lv != "default"])
 
 
+def rated_names() -> list[str]:
+    """Every bot name the published ladder rates: :func:`bot_names` and :data:`UNOFFERED`."""
+    return bot_names() + list(UNOFFERED)
+
+
 __all__ = ["ALIASES", "BoldBot", "Bot", "ExpertBot", "GreedyBot", "HeuristicBot", "RandomBot", "RankedPlan",
-           "SearchBot", "bot_names", "canonical", "make_bot", "rank_plans", "searches"]
+           "SearchBot", "UNOFFERED", "bot_names", "canonical", "make_bot", "rank_plans",
+           "rated_names", "searches"]

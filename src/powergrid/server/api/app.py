@@ -176,8 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         (``about``: its kind, its rating on the published ladder, Elo scale with its 95% interval,
         and its CPU seconds per searched decision, 0 for a bot that does not search)."""
         from powergrid.bots import bot_names, levels
-        order = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong", "expert:fast",
-                 "expert"]
+        order = ["random", "greedy", "bold", "heuristic", "pimc", "expert:fast", "expert"]
         names = sorted(bot_names(), key=lambda n: (order.index(n) if n in order else len(order), n))
         return {"bots": names, "about": {n: levels.facts(n).to_dict() for n in names}}
 

@@ -54,8 +54,7 @@ function statusWords(status) {
   }
 }
 
-const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc:fast", "pimc", "pimc:strong",
-                       "expert:fast", "expert"];
+const FALLBACK_BOTS = ["random", "greedy", "bold", "heuristic", "pimc", "expert:fast", "expert"];
 
 const form = {
   maps: ["germany", "usa"],
