@@ -206,7 +206,8 @@ def test_names() -> None:
         assert alias not in names
         old, new = make_bot(alias, 3), make_bot(name, 3)
         assert type(old) is type(new) and old.name == new.name == name and old.budget == new.budget
-    for bad in ("minimax", "heuristic:hard", "mcts:insane", "pimc:insane", "greedy:fast", ""):
+    for bad in ("minimax", "heuristic:hard", "heuristic:default", "mcts:insane", "pimc:insane",
+                "greedy:fast", ""):
         with pytest.raises(ValueError):
             make_bot(bad)
 

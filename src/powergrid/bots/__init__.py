@@ -34,7 +34,6 @@ _PLAIN: dict[str, Callable[[int], Bot]] = {
 LEARNED = "learned"
 
 
-
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its name, e.g. ``random``, ``heuristic``, ``greedy``, ``pimc``, ``pimc:fast``,
     ``pimc:strong`` (or the aliases ``mcts``, ``mcts:fast``, ``mcts:strong``).

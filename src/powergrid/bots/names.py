@@ -12,15 +12,15 @@ LEVEL_ALIASES: dict[str, dict[str, str]] = {"expert": {"strong": "default"}}
 
 
 def split(name: str) -> tuple[str, str]:
-    """``(kind, level)`` of a bot name as it plays today, ``level`` "" for the default:
-    ``mcts:fast`` gives ``("pimc", "fast")``, ``expert:strong`` gives ``("expert", "")``."""
+    """``(kind, level)`` of a bot name as it plays today (``level`` as given, "" where none is):
+    ``mcts:fast`` gives ``("pimc", "fast")``, ``expert:strong`` gives ``("expert", "default")``."""
     kind, _, level = name.strip().partition(":")
     kind = ALIASES.get(kind, kind)
-    level = LEVEL_ALIASES.get(kind, {}).get(level, level)
-    return kind, "" if level == "default" else level
+    return kind, LEVEL_ALIASES.get(kind, {}).get(level, level)
 
 
 def canonical(name: str) -> str:
-    """The name a bot plays under today: ``mcts`` is ``pimc``, ``expert:strong`` is ``expert``."""
+    """The name a bot plays under today: ``mcts`` is ``pimc``, ``expert:strong`` and
+    ``expert:default`` are ``expert``."""
     kind, level = split(name)
-    return f"{kind}:{level}" if level else kind
+    return f"{kind}:{level}" if level and level != "default" else kind
