@@ -67,7 +67,10 @@ async def main():
     gone = weakref.ref(a)
     del a, b
     task = asyncio.create_task(collector.Sweeper(0.005, 0.02).run())
-    await asyncio.sleep(0.02)
+    for _ in range(300):  # the sweeper's first young collection, however busy the machine
+        await asyncio.sleep(0.01)
+        if gone() is None:
+            break
     freed = gone() is None
     await asyncio.sleep(0.6)
     task.cancel()
