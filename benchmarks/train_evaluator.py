@@ -427,13 +427,13 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)  # each bot's part of the table
     fixed = names.index("heuristic") if "heuristic" in names else None
     k_names = len(names)
-    # from the first-place ratings, no softness and no fade, whatever the model held: the result
-    # depends on the network and the games alone, so a rerun gives the same model
-    if only:
+    if only:  # from what the model says now; only those bots' two entries move
         params = np.concatenate([[model.rating(n) for n in names], [model.soft(n) for n in names],
                                  [model.skill_fade]])
         free = np.array([n in only for n in names] * 2 + [False])
     else:
+        # from the first-place ratings, no softness and no fade, whatever the model held: the
+        # result depends on the network and the games alone, so a rerun gives the same model
         start = fit_ratings(data)
         params = np.concatenate([[start[n] for n in names], np.zeros(len(names)), [0.0]])
         free = np.ones(len(params), dtype=bool)
