@@ -404,20 +404,62 @@ def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> v
     return replace(model, temperature=best[1])
 
 
+class PlayersFit:
+    """The log loss of the players' part (``rerate``) and its gradient, the network's scores fixed.
+
+    The parameters, in order: each bot's rating, its softness at the start, the softness's change
+    by the end (progress 1), and the rating factor's fade; each bot's entries act in proportion
+    to its part of the table (``share``)."""
+
+    def __init__(self, net: np.ndarray, y: np.ndarray, mask: np.ndarray, t: np.ndarray,
+                 onehot: np.ndarray, share: np.ndarray, skill: float, temperature: float,
+                 prior: float) -> None:
+        self.net, self.y, self.mask, self.t = net, y, mask, t
+        self.onehot, self.share = onehot, share
+        self.skill, self.temperature, self.prior = skill, temperature, prior
+
+    def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
+        k_names = self.share.shape[1]
+        mask, t, y, share, count = self.mask, self.t, self.y, self.share, len(self.y)
+        ridge = self.prior**2 * count
+        rho, tau, tau_fade = params[:k_names], params[k_names:2 * k_names], params[2 * k_names:-1]
+        fade = params[-1]
+        k = self.skill + fade * t
+        r = self.onehot @ rho
+        raw = self.net + k[:, None] * r
+        spread = self.temperature * np.exp(share @ tau + (share @ tau_fade) * t)
+        s = np.where(mask, raw / spread[:, None], -1e9)
+        s = s - s.max(axis=1, keepdims=True)
+        q = np.exp(s)
+        q /= q.sum(axis=1, keepdims=True)
+        penalty = ((rho**2).sum() + (tau**2).sum() + (tau_fade**2).sum()) / (2 * ridge)
+        loss = float(-(y * np.log(np.maximum(q, 1e-12))).sum() / count + penalty)
+        ds = (q - y) * mask / count  # d loss / d s
+        draw = ds / spread[:, None]
+        g_rho = np.einsum("bj,bjk->k", draw * k[:, None], self.onehot) + rho / ridge
+        du = -(ds * np.where(mask, raw / spread[:, None], 0.0)).sum(axis=1)  # d loss / d log spread
+        g_tau = share.T @ du + tau / ridge
+        g_tau_fade = share.T @ (du * t) + tau_fade / ridge
+        g_fade = float((draw * r * t[:, None]).sum())
+        return loss, np.concatenate([g_rho, g_tau, g_tau_fade, [g_fade]])
+
+
 def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 3.0,
            steps: int = 800, only: frozenset[str] = frozenset()) -> value.ValueModel:
-    """The model with its players' part refitted, the network frozen: each bot's rating and
-    softness and the rating factor's fade, by full-batch Adam on the log loss of every position,
-    given what the network already reads from the position (the rating factor at the start stays,
-    fixing the scale; ``heuristic`` stays at 0 in both). First-place ratings fitted on whole games
-    (``fit_ratings``) tell the strengths apart but not how much the position already says (greedy
-    beat random in 62% of their 2-player games where those ratings, added to the position, said
-    81%), nor how far a lead holds between strong players (in `expert` mirrors, leaders given 74%
-    won 58%). The network, and so the search's judgement (it reads positions alone), is unchanged.
+    """The model with its players' part refitted, the network frozen: each bot's rating,
+    softness and the softness's change by the end, and the rating factor's fade, by full-batch
+    Adam on the log loss of every position (``PlayersFit``), given what the network already reads
+    from the position (the rating factor at the start stays, fixing the scale; ``heuristic``
+    stays at 0 in all three). First-place ratings fitted on whole games (``fit_ratings``) tell the
+    strengths apart but not how much the position already says (greedy beat random in 62% of
+    their 2-player games where those ratings, added to the position, said 81%), nor how far a lead
+    holds between strong players (in `expert` mirrors, leaders given 74% won 58%). The network,
+    and so the search's judgement (it reads positions alone), is unchanged.
 
-    With ``only`` (bot names), just those bots' rating and softness are fitted, from what the
-    model says of them now (a level it has not seen borrows its kind's); every other entry and the
-    fade stay as they are: a new level is added without touching the figures of the others."""
+    With ``only`` (bot names), just those bots' rating and softness (with its change) are fitted,
+    from what the model says of them now (a level it has not seen borrows its kind's); every other
+    entry and the rating's fade stay as they are: a new level is added without touching the
+    figures of the others."""
     names = [str(n) for n in data["names"]]
     x = data["x"].astype(np.float64)
     mask, y = data["mask"], data["y"].astype(np.float64)
@@ -427,37 +469,18 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)  # each bot's part of the table
     fixed = names.index("heuristic") if "heuristic" in names else None
     k_names = len(names)
-    if only:  # from what the model says now; only those bots' two entries move
+    if only:  # from what the model says now; only those bots' three entries move
         params = np.concatenate([[model.rating(n) for n in names], [model.soft(n) for n in names],
-                                 [model.skill_fade]])
-        free = np.array([n in only for n in names] * 2 + [False])
+                                 [model.soft_fade(n) for n in names], [model.skill_fade]])
+        free = np.array([n in only for n in names] * 3 + [False])
     else:
         # from the first-place ratings, no softness and no fade, whatever the model held: the
         # result depends on the network and the games alone, so a rerun gives the same model
         start = fit_ratings(data)
-        params = np.concatenate([[start[n] for n in names], np.zeros(len(names)), [0.0]])
+        params = np.concatenate([[start[n] for n in names], np.zeros(2 * len(names)), [0.0]])
         free = np.ones(len(params), dtype=bool)
-    count = len(x)
-
-    def loss_and_grad(params: np.ndarray) -> tuple[float, np.ndarray]:
-        rho, tau, fade = params[:k_names], params[k_names:-1], params[-1]
-        k = model.skill + fade * t
-        r = onehot @ rho
-        raw = net + k[:, None] * r
-        spread = model.temperature * np.exp(share @ tau)
-        s = np.where(mask, raw / spread[:, None], -1e9)
-        s = s - s.max(axis=1, keepdims=True)
-        q = np.exp(s)
-        q /= q.sum(axis=1, keepdims=True)
-        penalty = ((rho**2).sum() + (tau**2).sum()) / (2 * prior**2 * count)
-        loss = float(-(y * np.log(np.maximum(q, 1e-12))).sum() / count + penalty)
-        ds = (q - y) * mask / count  # d loss / d s
-        draw = ds / spread[:, None]
-        g_rho = np.einsum("bj,bjk->k", draw * k[:, None], onehot) + rho / (prior**2 * count)
-        du = -(ds * np.where(mask, raw / spread[:, None], 0.0)).sum(axis=1)  # d loss / d log spread
-        g_tau = share.T @ du + tau / (prior**2 * count)
-        g_fade = float((draw * r * t[:, None]).sum())
-        return loss, np.concatenate([g_rho, g_tau, [g_fade]])
+    fitting = PlayersFit(net, y, mask, t, onehot, share, model.skill, model.temperature, prior)
+    loss_and_grad = fitting.loss_and_grad
 
     start, _ = loss_and_grad(params)
     m1, m2 = np.zeros_like(params), np.zeros_like(params)
@@ -469,26 +492,29 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
         params -= 0.02 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-9)
         if fixed is not None and not only:
             params[:k_names] -= params[fixed]
-            params[k_names + fixed] = 0.0
+            params[k_names + fixed] = params[2 * k_names + fixed] = 0.0
     end, _ = loss_and_grad(params)
     print(f"  players' part refitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
     games = len(np.unique(data["meta"][:, 1]))
     sets = ", ".join(str(n) for n in data["sets"])
+    def entries(start: int, keep: dict[str, float], who: frozenset[str] | None) -> dict[str, float]:
+        fitted = {n: round(float(params[start + i]), 4) for i, n in enumerate(names)
+                  if (n in who if who is not None else n != "heuristic")}
+        return {**keep, **fitted}
+
     if only:
-        ratings = {**model.ratings, **{n: round(float(params[i]), 4) for i, n in enumerate(names)
-                                       if n in only}}
-        softness = {**model.softness, **{n: round(float(params[k_names + i]), 4)
-                                         for i, n in enumerate(names) if n in only}}
         about = {**model.about, "added": f"{', '.join(sorted(only))}: rating and softness fitted "
                                          f"with everything else frozen (train_evaluator.py rerate "
                                          f"--only) on {games} games, sets {sets}"}
-        return replace(model, ratings=ratings, softness=softness, about=about)
+        return replace(model, ratings=entries(0, model.ratings, only),
+                       softness=entries(k_names, model.softness, only),
+                       softness_fade=entries(2 * k_names, model.softness_fade, only), about=about)
     ratings = {n: round(float(v), 4) for n, v in zip(names, params[:k_names], strict=True)}
-    softness = {n: round(float(v), 4) for n, v in zip(names, params[k_names:-1], strict=True)
-                if n != "heuristic"}
-    about = {**model.about, "players": f"ratings, softness and fade refitted with the network frozen "
-                                       f"(train_evaluator.py rerate) on {games} games, sets {sets}"}
-    return replace(model, ratings=ratings, softness=softness,
+    about = {**model.about, "players": f"ratings, softness and fades refitted with the network "
+                                       f"frozen (train_evaluator.py rerate) on {games} games, sets "
+                                       f"{sets}"}
+    return replace(model, ratings=ratings, softness=entries(k_names, {}, None),
+                   softness_fade=entries(2 * k_names, {}, None),
                    skill_fade=round(float(params[-1]), 6), about=about)
 
 
@@ -511,12 +537,14 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
     # looked up as the coach does: a level the model was not fitted on takes its kind's entries
     names = [str(n) for n in data["names"]]
     r = rating_table(data, {n: model.rating(n) for n in names}) if with_ratings else None
-    soft = (table_softness(data, {n: model.soft(n) for n in names}) if with_ratings
-            else np.zeros(len(data["x"])))
+    none = np.zeros(len(data["x"]))
+    soft = table_softness(data, {n: model.soft(n) for n in names}) if with_ratings else none
+    soft_fade = table_softness(data, {n: model.soft_fade(n) for n in names}) if with_ratings else none
     for i in range(len(data["x"])):
         n = int(data["mask"][i].sum())
         out[i, :n] = model.table_chances(data["x"][i, :n].astype(np.float64),
-                                         None if r is None else r[i, :n], float(soft[i]))
+                                         None if r is None else r[i, :n], float(soft[i]),
+                                         float(soft_fade[i]))
     return out
 
 
@@ -616,6 +644,7 @@ def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
     ``--write``, the golden output of the model as stored, rounded, too)."""
     print("ratings:", json.dumps(model.ratings))
     print("softness:", json.dumps(model.softness))
+    print("softness's change by the end:", json.dumps(model.softness_fade))
     print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
     target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
     if target is not None:

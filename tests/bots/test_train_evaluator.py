@@ -66,3 +66,42 @@ def test_a_mirror_won_by_its_leaders_makes_the_level_harder(mirror_games) -> Non
     data = _as_level(mirror_games, "expert:test", leaders)
     fitted = train_evaluator.rerate(model, data, steps=200, only=frozenset({"expert:test"}))
     assert fitted.softness["expert:test"] < model.soft("expert:test") - 0.1
+
+
+def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:
+    rng = np.random.default_rng(5)
+    data = mirror_games
+    rows, seats = data["mask"].shape
+    onehot = np.zeros((rows, seats, 3))
+    onehot[np.arange(rows)[:, None], np.arange(seats), rng.integers(0, 3, (rows, seats))] = 1.0
+    onehot *= data["mask"][:, :, None]
+    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+    t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+    net = train_evaluator.network_scores(value.value_model(), data)
+    fitting = train_evaluator.PlayersFit(net, data["y"].astype(np.float64), data["mask"], t, onehot,
+                                         share, 0.9, 1.04, 3.0)
+    params = rng.normal(0, 0.5, 10)
+    _, grad = fitting.loss_and_grad(params)
+    for i in range(len(params)):
+        step = np.zeros_like(params)
+        step[i] = 1e-6
+        numeric = (fitting.loss_and_grad(params + step)[0]
+                   - fitting.loss_and_grad(params - step)[0]) / 2e-6
+        assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+
+
+def test_a_level_whose_leads_hold_only_late_gets_a_softness_that_fades(mirror_games) -> None:
+    model = value.value_model()
+    t = mirror_games["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+    data = _as_level(mirror_games, "expert:test", np.zeros(len(np.unique(mirror_games["meta"][:, 1])),
+                                                             int))
+    # each position's outcome as chances: the network's own softened in the first half of the
+    # game (as if softness 0.7) and as they are after it
+    scores = train_evaluator.network_scores(model, mirror_games) / model.temperature
+    spread = np.where(t < 0.5, np.exp(0.7), 1.0)
+    s = np.where(mirror_games["mask"], scores / spread[:, None], -np.inf)
+    chances = np.exp(s - s.max(axis=1, keepdims=True))
+    data["y"] = chances / chances.sum(axis=1, keepdims=True)
+    fitted = train_evaluator.rerate(model, data, steps=400, only=frozenset({"expert:test"}))
+    assert fitted.softness["expert:test"] > 0.3
+    assert fitted.softness_fade["expert:test"] < -0.3

@@ -92,3 +92,24 @@ def test_a_former_name_is_weighed_as_the_bot_it_plays_today() -> None:
     assert (model.rating("expert:strong"), model.soft("expert:strong")) == (5.0, 0.6)
     assert model.rating("mcts:fast") == 2.0
     assert model.rating("expert:default") == 5.0
+
+
+def test_a_softness_that_fades_spreads_the_chances_early_and_not_at_the_end() -> None:
+    state = golden_position()
+    model = replace(value.value_model(), softness={"expert:fast": 0.6},
+                    softness_fade={"expert:fast": -0.6})
+    x = value.table_features(state)
+    sharp = model.scores(x, np.zeros(4))
+    # softness at this point of the game: 0.6 - 0.6 * progress
+    now = model.scores(x, np.zeros(4), soft=0.6, soft_fade=-0.6)
+    assert now == pytest.approx(sharp / np.exp(0.6 - 0.6 * value.progress(state)))
+    end = model.scores(x, np.zeros(4), progress_now=1.0, soft=0.6, soft_fade=-0.6)
+    assert end == pytest.approx(model.scores(x, np.zeros(4), progress_now=1.0))
+    # the coach's chances weigh the table's mean entries; the file keeps them; an older file
+    # without them loads with none
+    assert model.weighing(["expert:fast", None])[1:] == (0.3, -0.3)
+    again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.chances(state, ["expert:fast"] * 4) == pytest.approx(
+        model.chances(state, ["expert:fast"] * 4), abs=1e-5)
+    older = {k: v for k, v in model.to_dict().items() if k != "softness_fade"}
+    assert value.ValueModel.from_dict(older).softness_fade == {}

@@ -8,7 +8,8 @@ the seats, so they sum to 1 whatever the player count. Where the players' streng
 table), each seat's rating, scaled by a learned factor that fades as the game goes on, is added
 to its score: a position alone cannot tell who is the better player. Nor how far a lead holds:
 between strong players a leader is caught more often than between heuristic bots, so each known
-player also has a softness, and the scores of a table are divided by ``exp`` of its players' mean
+player also has a softness, which may change as the game goes on (late in a game the position
+says more, whoever plays it), and the scores of a table are divided by ``exp`` of its players' mean
 softness (``heuristic``, people and unknown names: 0).
 
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
@@ -127,24 +128,29 @@ class ValueModel:
     about: dict[str, Any]
     #: the scores are divided by it (fitted after the network on held-out training games)
     temperature: float = 1.0
-    #: bot softness: a table's scores are divided by ``exp`` of its players' mean softness
+    #: bot softness at the start of a game: a table's scores are divided by ``exp`` of its
+    #: players' mean softness
     softness: dict[str, float] = field(default_factory=dict)
+    #: how much each bot's softness changes by the end (``progress`` 1); absent: 0
+    softness_fade: dict[str, float] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
-               progress_now: float | None = None, soft: float = 0.0) -> np.ndarray:
+               progress_now: float | None = None, soft: float = 0.0,
+               soft_fade: float = 0.0) -> np.ndarray:
         """Seat scores from a (players × features) table (softmax of them: the chances);
-        ``soft`` is the table's mean softness (0 where the players are not known)."""
+        ``soft`` is the table's mean softness at the start and ``soft_fade`` its change by the
+        end (both 0 where the players are not known)."""
         z = (x - self.mean) / self.scale
         h = _relu(_relu(z @ self.w1 + self.b1) @ self.w2 + self.b2)
         out: np.ndarray = h @ self.w3 + z @ self.skip
+        t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
         if ratings is not None:
-            t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
             out = out + (self.skill + self.skill_fade * t) * ratings
-        return out / (self.temperature * float(np.exp(soft)))
+        return out / (self.temperature * float(np.exp(soft + soft_fade * t)))
 
     def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None,
-                      soft: float = 0.0) -> np.ndarray:
-        scores = self.scores(x, ratings, soft=soft)
+                      soft: float = 0.0, soft_fade: float = 0.0) -> np.ndarray:
+        scores = self.scores(x, ratings, soft=soft, soft_fade=soft_fade)
         e = np.exp(scores - scores.max())
         result: np.ndarray = e / e.sum()
         return result
@@ -160,10 +166,12 @@ class ValueModel:
             return [float(c) for c in self.table_chances(table_features(s))]
         return [float(c) for c in self.table_chances(table_features(s), *self.weighing(players))]
 
-    def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float]:
-        """What ``chances`` weighs a table of these players by: their ratings and mean softness."""
+    def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float, float]:
+        """What ``chances`` weighs a table of these players by: their ratings, their mean softness
+        at the start and its mean change by the end."""
         ratings = np.array([self.rating(p) for p in players])
-        return ratings, sum(self.soft(p) for p in players) / len(players)
+        return (ratings, sum(self.soft(p) for p in players) / len(players),
+                sum(self.soft_fade(p) for p in players) / len(players))
 
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
@@ -171,8 +179,13 @@ class ValueModel:
         return _known(self.ratings, player)
 
     def soft(self, player: str | None) -> float:
-        """A bot's softness, looked up as its rating is (0 for people and unknown names)."""
+        """A bot's softness at the start, looked up as its rating is (0 for people and unknown
+        names)."""
         return _known(self.softness, player)
+
+    def soft_fade(self, player: str | None) -> float:
+        """How much a bot's softness changes by the end of a game, looked up the same way."""
+        return _known(self.softness_fade, player)
 
     def to_dict(self) -> dict[str, Any]:
         def arr(a: np.ndarray) -> Any:
@@ -181,7 +194,7 @@ class ValueModel:
                 "w1": arr(self.w1), "b1": arr(self.b1), "w2": arr(self.w2), "b2": arr(self.b2),
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
                 "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
-                "softness": self.softness, "about": self.about}
+                "softness": self.softness, "softness_fade": self.softness_fade, "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -194,7 +207,8 @@ class ValueModel:
                    float(data["skill"]), float(data["skill_fade"]),
                    {str(k): float(v) for k, v in data.get("ratings", {}).items()},
                    dict(data.get("about", {})), float(data.get("temperature", 1.0)),
-                   {str(k): float(v) for k, v in data.get("softness", {}).items()})
+                   {str(k): float(v) for k, v in data.get("softness", {}).items()},
+                   {str(k): float(v) for k, v in data.get("softness_fade", {}).items()})
 
 
 def _known(table: dict[str, float], player: str | None) -> float:
