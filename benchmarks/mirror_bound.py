@@ -13,6 +13,10 @@ know more. Its expected Brier score, ``sum_j p_j (1 - p_j) / n`` per position (t
 ``(n - 1) / n**2``, is the best skill a win estimate can reach on these positions (up to the
 sampling error, given per round by resampling games). The learned evaluator's Brier score on the
 same positions against the games' real results is printed beside it, with the players known.
+
+With ``--shares FILE`` each position's shares are added to FILE (one JSON line) as soon as they
+are played, and a run with the same file plays only the positions not in it yet: a long run can
+be stopped and taken up again, and a larger one extends a smaller one.
 """
 
 from __future__ import annotations
@@ -77,6 +81,45 @@ def play_out(job: tuple[dict[str, Any], int, int]) -> list[float]:
     return (shares / rollouts).tolist()
 
 
+def share_key(position: dict[str, Any], master: int, rollouts: int) -> str:
+    """What makes a position's shares the same in another run."""
+    return json.dumps([position["set"], master, rollouts, position["game"], position["round"]])
+
+
+def stored_shares(path: Path | None) -> dict[str, list[float]]:
+    """The shares already played into ``path`` (none if it does not exist)."""
+    if path is None or not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            out[entry["key"]] = entry["chances"]
+    return out
+
+
+def play_all(rows: list[dict[str, Any]], master: int, rollouts: int, pool: Any,
+             path: Path | None = None) -> None:
+    """Set every position's ``chances``: from ``path`` where it holds them, else played (and
+    added to ``path`` as each one finishes)."""
+    known = stored_shares(path)
+    todo = []
+    for r in rows:
+        key = share_key(r, master, rollouts)
+        if key in known:
+            r["chances"] = known[key]
+        else:
+            todo.append(r)
+    if todo:
+        print(f"{len(rows) - len(todo)} positions from {path}, {len(todo)} to play", file=sys.stderr)
+    played = pool.imap(play_out, [(r, master, rollouts) for r in todo], chunksize=1)
+    for r, chances in zip(todo, played, strict=True):
+        r["chances"] = chances
+        if path is not None:
+            with path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps({"key": share_key(r, master, rollouts), "chances": chances}) + "\n")
+
+
 def summary(rows: list[dict[str, Any]], rollouts: int, seed: int) -> dict[str, Any]:
     """Per round bucket and overall: constant, evaluator's and the true chances' Brier scores."""
     model = value.value_model()
@@ -121,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=9150)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--shares", help="keep each position's shares in this JSONL file as they are "
+                                     "played, and take up the ones already in it")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
@@ -129,9 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                 for r in game]
         print(f"{len(rows)} positions of {args.games} games, {time.perf_counter() - started:.0f} s",
               file=sys.stderr)
-        jobs = [(r, args.seed, args.rollouts) for r in rows]
-        for r, chances in zip(rows, pool.imap(play_out, jobs, chunksize=1), strict=True):
-            r["chances"] = chances
+        play_all(rows, args.seed, args.rollouts, pool, Path(args.shares) if args.shares else None)
     figures = summary(rows, args.rollouts, args.seed)
     print(f"{args.set}: {args.games} games, seed {args.seed}, {args.rollouts} games played on from each "
           f"round start ({time.perf_counter() - started:.0f} s)")

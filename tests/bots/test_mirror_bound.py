@@ -34,3 +34,30 @@ def test_playing_a_position_on_gives_each_seat_a_share(positions) -> None:
     shares = mirror_bound.play_out((positions[-1], 3, 2))
     assert len(shares) == len(positions[-1]["won"]) and sum(shares) == pytest.approx(1.0)
     assert mirror_bound.play_out((positions[-1], 3, 2)) == shares  # seeded: the same again
+
+
+class _Inline:
+    """A pool that plays in this process."""
+
+    def imap(self, fn, jobs, chunksize=1):
+        return map(fn, jobs)
+
+
+def test_a_run_kept_in_a_file_is_taken_up_where_it_stopped(positions, tmp_path, monkeypatch) -> None:
+    path = tmp_path / "shares.jsonl"
+    first = [dict(r) for r in positions[-2:]]
+    mirror_bound.play_all(first, 3, 2, _Inline(), path)
+    assert len(path.read_text().splitlines()) == 2
+    # a second run with one more position plays only that one, and reads the others back
+    played = []
+    real = mirror_bound.play_out
+    monkeypatch.setattr(mirror_bound, "play_out", lambda job: played.append(job[0]["round"]) or real(job))
+    again = [dict(r) for r in positions[-3:]]
+    mirror_bound.play_all(again, 3, 2, _Inline(), path)
+    assert played == [positions[-3]["round"]]
+    assert [r["chances"] for r in again[1:]] == [r["chances"] for r in first]
+    assert len(path.read_text().splitlines()) == 3
+    # other rollouts are other shares: nothing is taken from the file
+    other = [dict(r) for r in positions[-2:]]
+    mirror_bound.play_all(other, 3, 3, _Inline(), path)
+    assert played[1:] == [r["round"] for r in positions[-2:]]
