@@ -407,9 +407,9 @@ def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> v
 class PlayersFit:
     """The log loss of the players' part (``rerate``) and its gradient, the network's scores fixed.
 
-    The parameters, in order: each bot's rating, its softness at the start, the softness's change
-    by the end (progress 1), and the rating factor's fade; each bot's entries act in proportion
-    to its part of the table (``share``)."""
+    The parameters, in order: each bot's rating; its softness at the start, the softness's change
+    by the end (progress 1) and how much softer it is at a two-player table; and the rating
+    factor's fade. Each bot's entries act in proportion to its part of the table (``share``)."""
 
     def __init__(self, net: np.ndarray, y: np.ndarray, mask: np.ndarray, t: np.ndarray,
                  onehot: np.ndarray, share: np.ndarray, skill: float, temperature: float,
@@ -417,46 +417,49 @@ class PlayersFit:
         self.net, self.y, self.mask, self.t = net, y, mask, t
         self.onehot, self.share = onehot, share
         self.skill, self.temperature, self.prior = skill, temperature, prior
+        # what each block of softness entries is multiplied by at each position
+        self.soft_terms = (np.ones(len(t)), t, (mask.sum(axis=1) == 2).astype(np.float64))
 
     def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
         k_names = self.share.shape[1]
         mask, t, y, share, count = self.mask, self.t, self.y, self.share, len(self.y)
         ridge = self.prior**2 * count
-        rho, tau, tau_fade = params[:k_names], params[k_names:2 * k_names], params[2 * k_names:-1]
-        fade = params[-1]
+        rho, fade = params[:k_names], params[-1]
+        blocks = [params[k_names * (1 + i):k_names * (2 + i)] for i in range(len(self.soft_terms))]
         k = self.skill + fade * t
         r = self.onehot @ rho
         raw = self.net + k[:, None] * r
-        spread = self.temperature * np.exp(share @ tau + (share @ tau_fade) * t)
+        log_soft = sum((share @ tau) * term for tau, term in zip(blocks, self.soft_terms, strict=True))
+        spread = self.temperature * np.exp(log_soft)
         s = np.where(mask, raw / spread[:, None], -1e9)
         s = s - s.max(axis=1, keepdims=True)
         q = np.exp(s)
         q /= q.sum(axis=1, keepdims=True)
-        penalty = ((rho**2).sum() + (tau**2).sum() + (tau_fade**2).sum()) / (2 * ridge)
+        penalty = ((params[:-1] ** 2).sum()) / (2 * ridge)
         loss = float(-(y * np.log(np.maximum(q, 1e-12))).sum() / count + penalty)
         ds = (q - y) * mask / count  # d loss / d s
         draw = ds / spread[:, None]
         g_rho = np.einsum("bj,bjk->k", draw * k[:, None], self.onehot) + rho / ridge
         du = -(ds * np.where(mask, raw / spread[:, None], 0.0)).sum(axis=1)  # d loss / d log spread
-        g_tau = share.T @ du + tau / ridge
-        g_tau_fade = share.T @ (du * t) + tau_fade / ridge
+        g_soft = [share.T @ (du * term) + tau / ridge for tau, term in zip(blocks, self.soft_terms,
+                                                                          strict=True)]
         g_fade = float((draw * r * t[:, None]).sum())
-        return loss, np.concatenate([g_rho, g_tau, g_tau_fade, [g_fade]])
+        return loss, np.concatenate([g_rho, *g_soft, [g_fade]])
 
 
 def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 3.0,
            steps: int = 800, only: frozenset[str] = frozenset()) -> value.ValueModel:
     """The model with its players' part refitted, the network frozen: each bot's rating,
-    softness and the softness's change by the end, and the rating factor's fade, by full-batch
-    Adam on the log loss of every position (``PlayersFit``), given what the network already reads
-    from the position (the rating factor at the start stays, fixing the scale; ``heuristic``
-    stays at 0 in all three). First-place ratings fitted on whole games (``fit_ratings``) tell the
-    strengths apart but not how much the position already says (greedy beat random in 62% of
-    their 2-player games where those ratings, added to the position, said 81%), nor how far a lead
-    holds between strong players (in `expert` mirrors, leaders given 74% won 58%). The network,
-    and so the search's judgement (it reads positions alone), is unchanged.
+    softness (at the start, its change by the end, and at two players), and the rating factor's
+    fade, by full-batch Adam on the log loss of every position (``PlayersFit``), given what the
+    network already reads from the position (the rating factor at the start stays, fixing the
+    scale; ``heuristic`` stays at 0 in all). First-place ratings fitted on whole games
+    (``fit_ratings``) tell the strengths apart but not how much the position already says (greedy
+    beat random in 62% of their 2-player games where those ratings, added to the position, said
+    81%), nor how far a lead holds between strong players (in `expert` mirrors, leaders given 74%
+    won 58%). The network, and so the search's judgement (it reads positions alone), is unchanged.
 
-    With ``only`` (bot names), just those bots' rating and softness (with its change) are fitted,
+    With ``only`` (bot names), just those bots' rating and softness entries are fitted,
     from what the model says of them now (a level it has not seen borrows its kind's); every other
     entry and the rating's fade stay as they are: a new level is added without touching the
     figures of the others."""
@@ -471,13 +474,14 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     k_names = len(names)
     if only:  # from what the model says now; only those bots' three entries move
         params = np.concatenate([[model.rating(n) for n in names], [model.soft(n) for n in names],
-                                 [model.soft_fade(n) for n in names], [model.skill_fade]])
-        free = np.array([n in only for n in names] * 3 + [False])
+                                 [model.soft_fade(n) for n in names],
+                                 [model.soft_pair(n) for n in names], [model.skill_fade]])
+        free = np.array([n in only for n in names] * 4 + [False])
     else:
         # from the first-place ratings, no softness and no fade, whatever the model held: the
         # result depends on the network and the games alone, so a rerun gives the same model
         start = fit_ratings(data)
-        params = np.concatenate([[start[n] for n in names], np.zeros(2 * len(names)), [0.0]])
+        params = np.concatenate([[start[n] for n in names], np.zeros(3 * len(names)), [0.0]])
         free = np.ones(len(params), dtype=bool)
     fitting = PlayersFit(net, y, mask, t, onehot, share, model.skill, model.temperature, prior)
     loss_and_grad = fitting.loss_and_grad
@@ -492,7 +496,7 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
         params -= 0.02 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-9)
         if fixed is not None and not only:
             params[:k_names] -= params[fixed]
-            params[k_names + fixed] = params[2 * k_names + fixed] = 0.0
+            params[[k_names * block + fixed for block in (1, 2, 3)]] = 0.0  # nor any softness
     end, _ = loss_and_grad(params)
     print(f"  players' part refitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
     games = len(np.unique(data["meta"][:, 1]))
@@ -508,13 +512,15 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
                                          f"--only) on {games} games, sets {sets}"}
         return replace(model, ratings=entries(0, model.ratings, only),
                        softness=entries(k_names, model.softness, only),
-                       softness_fade=entries(2 * k_names, model.softness_fade, only), about=about)
+                       softness_fade=entries(2 * k_names, model.softness_fade, only),
+                       softness_pair=entries(3 * k_names, model.softness_pair, only), about=about)
     ratings = {n: round(float(v), 4) for n, v in zip(names, params[:k_names], strict=True)}
     about = {**model.about, "players": f"ratings, softness and fades refitted with the network "
                                        f"frozen (train_evaluator.py rerate) on {games} games, sets "
                                        f"{sets}"}
     return replace(model, ratings=ratings, softness=entries(k_names, {}, None),
                    softness_fade=entries(2 * k_names, {}, None),
+                   softness_pair=entries(3 * k_names, {}, None),
                    skill_fade=round(float(params[-1]), 6), about=about)
 
 
@@ -538,7 +544,10 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
     names = [str(n) for n in data["names"]]
     r = rating_table(data, {n: model.rating(n) for n in names}) if with_ratings else None
     none = np.zeros(len(data["x"]))
-    soft = table_softness(data, {n: model.soft(n) for n in names}) if with_ratings else none
+    pair = data["mask"].sum(axis=1) == 2
+    soft = (table_softness(data, {n: model.soft(n) for n in names})
+            + pair * table_softness(data, {n: model.soft_pair(n) for n in names})
+            if with_ratings else none)
     soft_fade = table_softness(data, {n: model.soft_fade(n) for n in names}) if with_ratings else none
     for i in range(len(data["x"])):
         n = int(data["mask"][i].sum())
@@ -645,6 +654,7 @@ def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
     print("ratings:", json.dumps(model.ratings))
     print("softness:", json.dumps(model.softness))
     print("softness's change by the end:", json.dumps(model.softness_fade))
+    print("softer at two players by:", json.dumps(model.softness_pair))
     print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
     target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
     if target is not None:

@@ -80,7 +80,7 @@ def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:
     net = train_evaluator.network_scores(value.value_model(), data)
     fitting = train_evaluator.PlayersFit(net, data["y"].astype(np.float64), data["mask"], t, onehot,
                                          share, 0.9, 1.04, 3.0)
-    params = rng.normal(0, 0.5, 10)
+    params = rng.normal(0, 0.5, 13)
     _, grad = fitting.loss_and_grad(params)
     for i in range(len(params)):
         step = np.zeros_like(params)

@@ -113,3 +113,14 @@ def test_a_softness_that_fades_spreads_the_chances_early_and_not_at_the_end() ->
         model.chances(state, ["expert:fast"] * 4), abs=1e-5)
     older = {k: v for k, v in model.to_dict().items() if k != "softness_fade"}
     assert value.ValueModel.from_dict(older).softness_fade == {}
+
+
+def test_a_bot_softer_at_two_players_is_weighed_so_only_at_a_two_player_table() -> None:
+    model = replace(value.value_model(), softness={"expert:fast": 0.2},
+                    softness_pair={"expert:fast": 0.5})
+    assert model.weighing(["expert:fast", "expert:fast"])[1] == pytest.approx(0.7)
+    assert model.weighing(["expert:fast", None])[1] == pytest.approx(0.35)
+    assert model.weighing(["expert:fast"] * 3)[1] == pytest.approx(0.2)
+    assert model.weighing(["expert:fast"] * 4)[1] == pytest.approx(0.2)
+    again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.softness_pair == {"expert:fast": 0.5}

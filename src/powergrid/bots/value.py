@@ -8,9 +8,10 @@ the seats, so they sum to 1 whatever the player count. Where the players' streng
 table), each seat's rating, scaled by a learned factor that fades as the game goes on, is added
 to its score: a position alone cannot tell who is the better player. Nor how far a lead holds:
 between strong players a leader is caught more often than between heuristic bots, so each known
-player also has a softness, which may change as the game goes on (late in a game the position
-says more, whoever plays it), and the scores of a table are divided by ``exp`` of its players' mean
-softness (``heuristic``, people and unknown names: 0).
+player also has a softness, which may change as the game goes on and differ at a two-player table
+(two `expert` bots catch each other's leads far more often than three or four do), and the scores
+of a table are divided by ``exp`` of its players' mean softness (``heuristic``, people and unknown
+names: 0).
 
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
 state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
@@ -133,6 +134,8 @@ class ValueModel:
     softness: dict[str, float] = field(default_factory=dict)
     #: how much each bot's softness changes by the end (``progress`` 1); absent: 0
     softness_fade: dict[str, float] = field(default_factory=dict)
+    #: how much softer each bot is at a two-player table; absent: 0
+    softness_pair: dict[str, float] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
                progress_now: float | None = None, soft: float = 0.0,
@@ -168,10 +171,11 @@ class ValueModel:
 
     def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float, float]:
         """What ``chances`` weighs a table of these players by: their ratings, their mean softness
-        at the start and its mean change by the end."""
+        at the start (at this many players) and its mean change by the end."""
         ratings = np.array([self.rating(p) for p in players])
-        return (ratings, sum(self.soft(p) for p in players) / len(players),
-                sum(self.soft_fade(p) for p in players) / len(players))
+        pair = len(players) == 2
+        soft = sum(self.soft(p) + (self.soft_pair(p) if pair else 0.0) for p in players)
+        return ratings, soft / len(players), sum(self.soft_fade(p) for p in players) / len(players)
 
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
@@ -187,6 +191,10 @@ class ValueModel:
         """How much a bot's softness changes by the end of a game, looked up the same way."""
         return _known(self.softness_fade, player)
 
+    def soft_pair(self, player: str | None) -> float:
+        """How much softer a bot is at a two-player table, looked up the same way."""
+        return _known(self.softness_pair, player)
+
     def to_dict(self) -> dict[str, Any]:
         def arr(a: np.ndarray) -> Any:
             return np.round(a, 6).tolist()
@@ -194,7 +202,8 @@ class ValueModel:
                 "w1": arr(self.w1), "b1": arr(self.b1), "w2": arr(self.w2), "b2": arr(self.b2),
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
                 "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
-                "softness": self.softness, "softness_fade": self.softness_fade, "about": self.about}
+                "softness": self.softness, "softness_fade": self.softness_fade,
+                "softness_pair": self.softness_pair, "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -208,7 +217,8 @@ class ValueModel:
                    {str(k): float(v) for k, v in data.get("ratings", {}).items()},
                    dict(data.get("about", {})), float(data.get("temperature", 1.0)),
                    {str(k): float(v) for k, v in data.get("softness", {}).items()},
-                   {str(k): float(v) for k, v in data.get("softness_fade", {}).items()})
+                   {str(k): float(v) for k, v in data.get("softness_fade", {}).items()},
+                   {str(k): float(v) for k, v in data.get("softness_pair", {}).items()})
 
 
 def _known(table: dict[str, float], player: str | None) -> float:
