@@ -507,9 +507,10 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
         return {**keep, **fitted}
 
     if only:
-        about = {**model.about, "added": f"{', '.join(sorted(only))}: rating and softness fitted "
-                                         f"with everything else frozen (train_evaluator.py rerate "
-                                         f"--only) on {games} games, sets {sets}"}
+        added = (f"{', '.join(sorted(only))}: rating and softness fitted with everything else "
+                 f"frozen (train_evaluator.py rerate --only) on {games} games, sets {sets}")
+        earlier = model.about.get("added")
+        about = {**model.about, "added": f"{earlier}; then {added}" if earlier else added}
         return replace(model, ratings=entries(0, model.ratings, only),
                        softness=entries(k_names, model.softness, only),
                        softness_fade=entries(2 * k_names, model.softness_fade, only),
@@ -533,8 +534,10 @@ def golden(model: value.ValueModel) -> dict[str, Any]:
         assert seat is not None
         state.apply(bots[seat].act(state.view(seat)))
     players = ["pimc", None, None, None]
+    searches = ["expert:fast", "expert", "expert:fast", "heuristic"]  # ratings and softness
     return {"features": value.table_features(state).tolist(), "chances": model.chances(state),
-            "players": players, "chances_with_players": model.chances(state, players)}
+            "players": players, "chances_with_players": model.chances(state, players),
+            "searches": searches, "chances_with_searches": model.chances(state, searches)}
 
 
 # ---------------------------------------------------------------- checking

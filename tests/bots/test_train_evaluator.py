@@ -37,6 +37,14 @@ def _as_level(data: dict[str, np.ndarray], name: str, winners: np.ndarray) -> di
     return out
 
 
+def _softness(model: value.ValueModel, data: dict[str, np.ndarray], name: str) -> float:
+    """The level's softness over the positions of ``data``, as the coach weighs it (at the start,
+    its change with the game's progress, and at two players)."""
+    t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+    pair = data["mask"].sum(axis=1) == 2
+    return float(np.mean(model.soft(name) + model.soft_fade(name) * t + model.soft_pair(name) * pair))
+
+
 def test_a_level_refitted_alone_leaves_every_other_entry_as_it_was(mirror_games) -> None:
     model = value.value_model()
     # a mirror whose winner is the seat the network rates lowest at the end of the game: the
@@ -47,9 +55,11 @@ def test_a_level_refitted_alone_leaves_every_other_entry_as_it_was(mirror_games)
     losers = np.where(mirror_games["mask"][last], scores[last], np.inf).argmin(axis=1)
     data = _as_level(mirror_games, "expert:test", losers)
     fitted = train_evaluator.rerate(model, data, steps=200, only=frozenset({"expert:test"}))
-    assert fitted.softness["expert:test"] > model.soft("expert:test") + 0.1
+    assert _softness(fitted, data, "expert:test") > _softness(model, data, "expert:test") + 0.1
     assert {k: v for k, v in fitted.ratings.items() if k != "expert:test"} == model.ratings
     assert {k: v for k, v in fitted.softness.items() if k != "expert:test"} == model.softness
+    assert {k: v for k, v in fitted.softness_fade.items() if k != "expert:test"} == model.softness_fade
+    assert {k: v for k, v in fitted.softness_pair.items() if k != "expert:test"} == model.softness_pair
     assert (fitted.skill, fitted.skill_fade, fitted.temperature) == (
         model.skill, model.skill_fade, model.temperature)
     assert np.array_equal(fitted.w1, model.w1)
@@ -65,7 +75,7 @@ def test_a_mirror_won_by_its_leaders_makes_the_level_harder(mirror_games) -> Non
     leaders = np.where(mirror_games["mask"][last], scores[last], -np.inf).argmax(axis=1)
     data = _as_level(mirror_games, "expert:test", leaders)
     fitted = train_evaluator.rerate(model, data, steps=200, only=frozenset({"expert:test"}))
-    assert fitted.softness["expert:test"] < model.soft("expert:test") - 0.1
+    assert _softness(fitted, data, "expert:test") < _softness(model, data, "expert:test") - 0.1
 
 
 def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:

@@ -35,6 +35,8 @@ def test_the_shipped_model_agrees_with_its_golden_output() -> None:
     model = value.value_model()
     assert model.chances(state) == pytest.approx(golden["chances"], abs=1e-6)
     assert model.chances(state, golden["players"]) == pytest.approx(golden["chances_with_players"], abs=1e-6)
+    assert model.chances(state, golden["searches"]) == pytest.approx(golden["chances_with_searches"],
+                                                                      abs=1e-6)
 
 
 def test_the_model_file_is_small() -> None:
@@ -66,7 +68,8 @@ def test_chances_are_a_distribution_read_from_public_facts() -> None:
 
 def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not_soft() -> None:
     state = golden_position()
-    model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:deep": 0.3})
+    model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:deep": 0.3},
+                    softness_fade={}, softness_pair={})
     sharp = model.chances(state, [None] * 4)
     soft = model.chances(state, ["expert:fast"] * 4)
     assert sum(soft) == pytest.approx(1.0)
@@ -97,7 +100,7 @@ def test_a_former_name_is_weighed_as_the_bot_it_plays_today() -> None:
 def test_a_softness_that_fades_spreads_the_chances_early_and_not_at_the_end() -> None:
     state = golden_position()
     model = replace(value.value_model(), softness={"expert:fast": 0.6},
-                    softness_fade={"expert:fast": -0.6})
+                    softness_fade={"expert:fast": -0.6}, softness_pair={})
     x = value.table_features(state)
     sharp = model.scores(x, np.zeros(4))
     # softness at this point of the game: 0.6 - 0.6 * progress
