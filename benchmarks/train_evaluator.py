@@ -583,6 +583,9 @@ def calibration(pred: np.ndarray, truth: np.ndarray, games: np.ndarray | None = 
     return rows
 
 
+ROUND_BUCKETS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 99))
+
+
 def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
            rounds_only: bool = True) -> dict[str, Any]:
     sel = data["meta"][:, 3] == AUCTION if rounds_only else np.ones(len(data["x"]), bool)
@@ -595,9 +598,16 @@ def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: b
         p = pred[rows][mask]
         y = data["y"][sel][rows][mask]
         games = np.repeat(data["meta"][sel][rows][:, 1], mask.sum(axis=1))
+        rounds = np.repeat(data["meta"][sel][rows][:, 2], mask.sum(axis=1))
         const = np.repeat(1.0 / mask.sum(axis=1), mask.sum(axis=1))
         brier = float(np.mean((p - y) ** 2))
         brier0 = float(np.mean((const - y) ** 2))
+        by_round = {}
+        for low, high in ROUND_BUCKETS:
+            part = (rounds >= low) & (rounds <= high)
+            if part.any():
+                by_round[f"{low}-{high}" if high < 99 else f"{low}+"] = (
+                    1 - float(np.sum((p[part] - y[part]) ** 2) / np.sum((const[part] - y[part]) ** 2)))
         table = calibration(p, y, games)
         worst = max((abs(m - o) for _, m, o, c, _ in table if c >= 100), default=float("nan"))
         # the worst gap less twice its standard error: above 0, more than the luck of the games
@@ -605,7 +615,7 @@ def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: b
         out[str(name)] = {"games": int(len(np.unique(data["meta"][sel][rows][:, 1]))),
                           "predictions": int(len(p)), "brier": brier, "brier_constant": brier0,
                           "skill": 1 - brier / brier0, "worst_tenth_gap": worst,
-                          "worst_gap_beyond_noise": beyond, "tenths": table,
+                          "worst_gap_beyond_noise": beyond, "tenths": table, "skill_by_round": by_round,
                           "pred": p, "truth": y}
     return out
 
@@ -618,6 +628,7 @@ def print_report(title: str, rep: dict[str, Any]) -> None:
               f" {r['worst_tenth_gap']:.3f} (less twice its error: {r['worst_gap_beyond_noise']:+.3f})")
         print("      " + "  ".join(f"{b / 10:.1f}: {m:.2f}->{o:.2f}±{e:.2f} ({c})"
                                   for b, m, o, c, e in r["tenths"]))
+        print("      skill by round: " + "  ".join(f"{k}: {v:+.1%}" for k, v in r["skill_by_round"].items()))
 
 
 def plot(rep: dict[str, Any], path: Path) -> None:
