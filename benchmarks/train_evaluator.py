@@ -404,38 +404,52 @@ def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> v
     return replace(model, temperature=best[1])
 
 
+STYLE_RIDGE = 1e-3  # the style weights' penalty, per position (each bot has a dozen of them)
+
+
 class PlayersFit:
     """The log loss of the players' part (``rerate``) and its gradient, the network's scores fixed.
 
     The parameters, in order: each bot's rating; its softness at the start, the softness's change
-    by the end (progress 1) and how much softer it is at a two-player table; and the rating
-    factor's fade. Each bot's entries act in proportion to its part of the table (``share``)."""
+    by the end (progress 1) and how much softer it is at a two-player table; each bot's style (a
+    weight per seat feature, on the seat's lead over the best rival, times progress); and the
+    rating factor's fade. Each bot's softness acts in proportion to its part of the table
+    (``share``); its rating and style on its own seats (``onehot``)."""
 
     def __init__(self, net: np.ndarray, y: np.ndarray, mask: np.ndarray, t: np.ndarray,
                  onehot: np.ndarray, share: np.ndarray, skill: float, temperature: float,
-                 prior: float) -> None:
+                 prior: float, rival: np.ndarray | None = None) -> None:
         self.net, self.y, self.mask, self.t = net, y, mask, t
         self.onehot, self.share = onehot, share
         self.skill, self.temperature, self.prior = skill, temperature, prior
+        # the scaled rival features of every seat (rows × seats × features), as the model reads them
+        self.rival = np.zeros((*mask.shape, len(value.SEAT_FEATURES))) if rival is None else rival
         # what each block of softness entries is multiplied by at each position
         self.soft_terms = (np.ones(len(t)), t, (mask.sum(axis=1) == 2).astype(np.float64))
 
-    def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
+    def size(self) -> int:
         k_names = self.share.shape[1]
+        return k_names * (1 + len(self.soft_terms) + self.rival.shape[2]) + 1
+
+    def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
+        k_names, features = self.share.shape[1], self.rival.shape[2]
         mask, t, y, share, count = self.mask, self.t, self.y, self.share, len(self.y)
         ridge = self.prior**2 * count
         rho, fade = params[:k_names], params[-1]
         blocks = [params[k_names * (1 + i):k_names * (2 + i)] for i in range(len(self.soft_terms))]
+        start = k_names * (1 + len(self.soft_terms))
+        style = params[start:-1].reshape(k_names, features)
         k = self.skill + fade * t
         r = self.onehot @ rho
-        raw = self.net + k[:, None] * r
+        seat_style = np.einsum("bjk,kf->bjf", self.onehot, style)
+        raw = self.net + k[:, None] * r + t[:, None] * (self.rival * seat_style).sum(axis=2)
         log_soft = sum((share @ tau) * term for tau, term in zip(blocks, self.soft_terms, strict=True))
         spread = self.temperature * np.exp(log_soft)
         s = np.where(mask, raw / spread[:, None], -1e9)
         s = s - s.max(axis=1, keepdims=True)
         q = np.exp(s)
         q /= q.sum(axis=1, keepdims=True)
-        penalty = ((params[:-1] ** 2).sum()) / (2 * ridge)
+        penalty = ((params[:start] ** 2).sum()) / (2 * ridge) + STYLE_RIDGE * (style**2).sum()
         loss = float(-(y * np.log(np.maximum(q, 1e-12))).sum() / count + penalty)
         ds = (q - y) * mask / count  # d loss / d s
         draw = ds / spread[:, None]
@@ -443,8 +457,10 @@ class PlayersFit:
         du = -(ds * np.where(mask, raw / spread[:, None], 0.0)).sum(axis=1)  # d loss / d log spread
         g_soft = [share.T @ (du * term) + tau / ridge for tau, term in zip(blocks, self.soft_terms,
                                                                           strict=True)]
+        g_style = (np.einsum("bj,bjf,bjk->kf", draw * t[:, None], self.rival, self.onehot)
+                   + 2 * STYLE_RIDGE * style)
         g_fade = float((draw * r * t[:, None]).sum())
-        return loss, np.concatenate([g_rho, *g_soft, [g_fade]])
+        return loss, np.concatenate([g_rho, *g_soft, g_style.ravel(), [g_fade]])
 
 
 def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 3.0,
@@ -471,20 +487,25 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
     onehot = bot_onehot(data["bots"], len(names))
     share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)  # each bot's part of the table
     fixed = names.index("heuristic") if "heuristic" in names else None
-    k_names = len(names)
-    if only:  # from what the model says now; only those bots' three entries move
+    k_names, features = len(names), len(value.SEAT_FEATURES)
+    rival = (x[:, :, value.RIVAL] - model.mean[value.RIVAL]) / model.scale[value.RIVAL]
+    fitting = PlayersFit(net, y, mask, t, onehot, share, model.skill, model.temperature, prior,
+                         np.where(mask[:, :, None], rival, 0.0))
+    loss_and_grad = fitting.loss_and_grad
+    if only:  # from what the model says now; only those bots' entries move
         params = np.concatenate([[model.rating(n) for n in names], [model.soft(n) for n in names],
                                  [model.soft_fade(n) for n in names],
-                                 [model.soft_pair(n) for n in names], [model.skill_fade]])
-        free = np.array([n in only for n in names] * 4 + [False])
+                                 [model.soft_pair(n) for n in names],
+                                 np.concatenate([model.style_of(n) for n in names]), [model.skill_fade]])
+        chosen = [n in only for n in names]
+        free = np.array(chosen * 4 + [c for c in chosen for _ in range(features)] + [False])
     else:
-        # from the first-place ratings, no softness and no fade, whatever the model held: the
+        # from the first-place ratings, no softness, style or fade, whatever the model held: the
         # result depends on the network and the games alone, so a rerun gives the same model
         start = fit_ratings(data)
-        params = np.concatenate([[start[n] for n in names], np.zeros(3 * len(names)), [0.0]])
+        params = np.concatenate([[start[n] for n in names], np.zeros(fitting.size() - k_names)])
         free = np.ones(len(params), dtype=bool)
-    fitting = PlayersFit(net, y, mask, t, onehot, share, model.skill, model.temperature, prior)
-    loss_and_grad = fitting.loss_and_grad
+    styles = 4 * k_names  # where the style weights start
 
     start, _ = loss_and_grad(params)
     m1, m2 = np.zeros_like(params), np.zeros_like(params)
@@ -497,6 +518,7 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
         if fixed is not None and not only:
             params[:k_names] -= params[fixed]
             params[[k_names * block + fixed for block in (1, 2, 3)]] = 0.0  # nor any softness
+            params[styles + features * fixed:styles + features * (fixed + 1)] = 0.0  # nor style
     end, _ = loss_and_grad(params)
     print(f"  players' part refitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
     games = len(np.unique(data["meta"][:, 1]))
@@ -506,22 +528,28 @@ def rerate(model: value.ValueModel, data: dict[str, np.ndarray], prior: float = 
                   if (n in who if who is not None else n != "heuristic")}
         return {**keep, **fitted}
 
+    def style(keep: dict[str, list[float]], who: frozenset[str] | None) -> dict[str, list[float]]:
+        fitted = {n: [round(float(w), 4) for w in params[styles + features * i:styles + features * (i + 1)]]
+                  for i, n in enumerate(names) if (n in who if who is not None else n != "heuristic")}
+        return {**keep, **fitted}
+
     if only:
-        added = (f"{', '.join(sorted(only))}: rating and softness fitted with everything else "
+        added = (f"{', '.join(sorted(only))}: rating, softness and style fitted with everything else "
                  f"frozen (train_evaluator.py rerate --only) on {games} games, sets {sets}")
         earlier = model.about.get("added")
         about = {**model.about, "added": f"{earlier}; then {added}" if earlier else added}
         return replace(model, ratings=entries(0, model.ratings, only),
                        softness=entries(k_names, model.softness, only),
                        softness_fade=entries(2 * k_names, model.softness_fade, only),
-                       softness_pair=entries(3 * k_names, model.softness_pair, only), about=about)
+                       softness_pair=entries(3 * k_names, model.softness_pair, only),
+                       style=style(model.style, only), about=about)
     ratings = {n: round(float(v), 4) for n, v in zip(names, params[:k_names], strict=True)}
     about = {**model.about, "players": f"ratings, softness and fades refitted with the network "
                                        f"frozen (train_evaluator.py rerate) on {games} games, sets "
                                        f"{sets}"}
     return replace(model, ratings=ratings, softness=entries(k_names, {}, None),
                    softness_fade=entries(2 * k_names, {}, None),
-                   softness_pair=entries(3 * k_names, {}, None),
+                   softness_pair=entries(3 * k_names, {}, None), style=style({}, None),
                    skill_fade=round(float(params[-1]), 6), about=about)
 
 
@@ -552,11 +580,13 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
             + pair * table_softness(data, {n: model.soft_pair(n) for n in names})
             if with_ratings else none)
     soft_fade = table_softness(data, {n: model.soft_fade(n) for n in names}) if with_ratings else none
+    table = np.array([model.style_of(n) for n in names] + [np.zeros(len(value.SEAT_FEATURES))])
+    styles = table[data["bots"]] if with_ratings else None  # -1 (no seat): the zeros at the end
     for i in range(len(data["x"])):
         n = int(data["mask"][i].sum())
         out[i, :n] = model.table_chances(data["x"][i, :n].astype(np.float64),
                                          None if r is None else r[i, :n], float(soft[i]),
-                                         float(soft_fade[i]))
+                                         float(soft_fade[i]), None if styles is None else styles[i, :n])
     return out
 
 
@@ -669,6 +699,9 @@ def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
     print("softness:", json.dumps(model.softness))
     print("softness's change by the end:", json.dumps(model.softness_fade))
     print("softer at two players by:", json.dumps(model.softness_pair))
+    for name, weights in model.style.items():
+        print(f"style of {name}:", ", ".join(f"{f} {w:+.2f}" for f, w in zip(value.SEAT_FEATURES, weights,
+                                                                           strict=True)))
     print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
     target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
     if target is not None:

@@ -88,9 +88,11 @@ def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:
     share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
     t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
     net = train_evaluator.network_scores(value.value_model(), data)
+    rival = rng.normal(0, 1, (rows, seats, len(value.SEAT_FEATURES))) * data["mask"][:, :, None]
     fitting = train_evaluator.PlayersFit(net, data["y"].astype(np.float64), data["mask"], t, onehot,
-                                         share, 0.9, 1.04, 3.0)
-    params = rng.normal(0, 0.5, 13)
+                                         share, 0.9, 1.04, 3.0, rival)
+    params = rng.normal(0, 0.5, fitting.size())
+    assert fitting.size() == 3 * (4 + len(value.SEAT_FEATURES)) + 1
     _, grad = fitting.loss_and_grad(params)
     for i in range(len(params)):
         step = np.zeros_like(params)

@@ -69,7 +69,7 @@ def test_chances_are_a_distribution_read_from_public_facts() -> None:
 def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not_soft() -> None:
     state = golden_position()
     model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:deep": 0.3},
-                    softness_fade={}, softness_pair={})
+                    softness_fade={}, softness_pair={}, style={})
     sharp = model.chances(state, [None] * 4)
     soft = model.chances(state, ["expert:fast"] * 4)
     assert sum(soft) == pytest.approx(1.0)
@@ -100,7 +100,7 @@ def test_a_former_name_is_weighed_as_the_bot_it_plays_today() -> None:
 def test_a_softness_that_fades_spreads_the_chances_early_and_not_at_the_end() -> None:
     state = golden_position()
     model = replace(value.value_model(), softness={"expert:fast": 0.6},
-                    softness_fade={"expert:fast": -0.6}, softness_pair={})
+                    softness_fade={"expert:fast": -0.6}, softness_pair={}, style={})
     x = value.table_features(state)
     sharp = model.scores(x, np.zeros(4))
     # softness at this point of the game: 0.6 - 0.6 * progress
@@ -110,7 +110,7 @@ def test_a_softness_that_fades_spreads_the_chances_early_and_not_at_the_end() ->
     assert end == pytest.approx(model.scores(x, np.zeros(4), progress_now=1.0))
     # the coach's chances weigh the table's mean entries; the file keeps them; an older file
     # without them loads with none
-    assert model.weighing(["expert:fast", None])[1:] == (0.3, -0.3)
+    assert model.weighing(["expert:fast", None])[1:3] == (0.3, -0.3)
     again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
     assert again.chances(state, ["expert:fast"] * 4) == pytest.approx(
         model.chances(state, ["expert:fast"] * 4), abs=1e-5)
@@ -127,3 +127,28 @@ def test_a_bot_softer_at_two_players_is_weighed_so_only_at_a_two_player_table() 
     assert model.weighing(["expert:fast"] * 4)[1] == pytest.approx(0.2)
     again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
     assert again.softness_pair == {"expert:fast": 0.5}
+
+
+def test_a_bots_style_weighs_its_seats_lead_more_as_the_game_goes_on() -> None:
+    state = golden_position()
+    x = value.table_features(state)
+    leader = int(np.argmax(x[:, value.FEATURES.index("money-rival")]))
+    weights = [0.0] * len(value.SEAT_FEATURES)
+    weights[value.SEAT_FEATURES.index("money")] = 2.0
+    model = replace(value.value_model(), softness={}, softness_fade={}, softness_pair={},
+                    style={"expert:fast": weights})
+    plain = replace(model, style={}).chances(state, ["expert:fast"] * 4)
+    styled = model.chances(state, ["expert:fast"] * 4)
+    # money counts for more: the richest seat (by its lead over the best rival) gains
+    assert styled[leader] > plain[leader] and sum(styled) == pytest.approx(1.0)
+    z = (x[:, value.RIVAL] - model.mean[value.RIVAL]) / model.scale[value.RIVAL]
+    added = value.progress(state) * 2.0 * z[:, value.SEAT_FEATURES.index("money")]
+    expected = model.scores(x, np.full(4, model.rating("expert:fast"))) + added / model.temperature
+    assert styled == pytest.approx((np.exp(expected) / np.exp(expected).sum()).tolist(), abs=1e-9)
+    # a style grows with the game: none at its start; a level without its own takes its kind's
+    assert model.scores(x, None, progress_now=0.0, styles=np.tile(weights, (4, 1))) == pytest.approx(
+        model.scores(x, None, progress_now=0.0))
+    assert model.style_of("expert:default").tolist() == weights
+    assert model.style_of(None).tolist() == model.style_of("heuristic").tolist() == [0.0] * 12
+    again = value.ValueModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.chances(state, ["expert:fast"] * 4) == pytest.approx(styled, abs=1e-6)

@@ -11,7 +11,10 @@ between strong players a leader is caught more often than between heuristic bots
 player also has a softness, which may change as the game goes on and differ at a two-player table
 (two `expert` bots catch each other's leads far more often than three or four do), and the scores
 of a table are divided by ``exp`` of its players' mean softness (``heuristic``, people and unknown
-names: 0).
+names: 0). And a known bot may turn a position into a win its own way late in the game (between
+`expert` bots, money and cities count for more at the end than the capacity and fuel the network
+learned to value from heuristic games): its style, weights on its seat's lead over the best rival
+in each feature, growing with the game's progress, added to its score.
 
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
 state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
@@ -47,6 +50,8 @@ SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "
 GAME_FEATURES = ("progress", "round", "step2", "step3", "auction", "resources", "build",
                  "bureaucracy", "players")
 FEATURES = (SEAT_FEATURES + tuple(f"{n}-rival" for n in SEAT_FEATURES) + GAME_FEATURES)
+#: where the seat-less-best-rival features are (a bot's style weighs them)
+RIVAL = slice(len(SEAT_FEATURES), 2 * len(SEAT_FEATURES))
 MODEL_FILE = "value_model.json"
 
 
@@ -136,24 +141,30 @@ class ValueModel:
     softness_fade: dict[str, float] = field(default_factory=dict)
     #: how much softer each bot is at a two-player table; absent: 0
     softness_pair: dict[str, float] = field(default_factory=dict)
+    #: each bot's style: weights on the (scaled) rival features, times ``progress``; absent: 0
+    style: dict[str, list[float]] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
                progress_now: float | None = None, soft: float = 0.0,
-               soft_fade: float = 0.0) -> np.ndarray:
+               soft_fade: float = 0.0, styles: np.ndarray | None = None) -> np.ndarray:
         """Seat scores from a (players × features) table (softmax of them: the chances);
         ``soft`` is the table's mean softness at the start and ``soft_fade`` its change by the
-        end (both 0 where the players are not known)."""
+        end (both 0 where the players are not known); ``styles`` each seat's style (players ×
+        the seat features), where known."""
         z = (x - self.mean) / self.scale
         h = _relu(_relu(z @ self.w1 + self.b1) @ self.w2 + self.b2)
         out: np.ndarray = h @ self.w3 + z @ self.skip
         t = float(x[0, FEATURES.index("progress")]) if progress_now is None else progress_now
         if ratings is not None:
             out = out + (self.skill + self.skill_fade * t) * ratings
+        if styles is not None:
+            out = out + t * (z[:, RIVAL] * styles).sum(axis=1)
         return out / (self.temperature * float(np.exp(soft + soft_fade * t)))
 
     def table_chances(self, x: np.ndarray, ratings: np.ndarray | None = None,
-                      soft: float = 0.0, soft_fade: float = 0.0) -> np.ndarray:
-        scores = self.scores(x, ratings, soft=soft, soft_fade=soft_fade)
+                      soft: float = 0.0, soft_fade: float = 0.0,
+                      styles: np.ndarray | None = None) -> np.ndarray:
+        scores = self.scores(x, ratings, soft=soft, soft_fade=soft_fade, styles=styles)
         e = np.exp(scores - scores.max())
         result: np.ndarray = e / e.sum()
         return result
@@ -175,7 +186,9 @@ class ValueModel:
         ratings = np.array([self.rating(p) for p in players])
         pair = len(players) == 2
         soft = sum(self.soft(p) + (self.soft_pair(p) if pair else 0.0) for p in players)
-        return ratings, soft / len(players), sum(self.soft_fade(p) for p in players) / len(players)
+        styles = np.array([self.style_of(p) for p in players])
+        return (ratings, soft / len(players), sum(self.soft_fade(p) for p in players) / len(players),
+                styles)
 
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
@@ -195,6 +208,18 @@ class ValueModel:
         """How much softer a bot is at a two-player table, looked up the same way."""
         return _known(self.softness_pair, player)
 
+    def style_of(self, player: str | None) -> np.ndarray:
+        """A bot's style (its own, else the mean of its kind's, else none: zeros)."""
+        none = np.zeros(len(SEAT_FEATURES))
+        if player is None:
+            return none
+        player = canonical(player)
+        if player in self.style:
+            return np.array(self.style[player])
+        kind = player.partition(":")[0]
+        same = [v for name, v in self.style.items() if name.partition(":")[0] == kind]
+        return np.mean(same, axis=0) if same else none
+
     def to_dict(self) -> dict[str, Any]:
         def arr(a: np.ndarray) -> Any:
             return np.round(a, 6).tolist()
@@ -203,7 +228,7 @@ class ValueModel:
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
                 "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
                 "softness": self.softness, "softness_fade": self.softness_fade,
-                "softness_pair": self.softness_pair, "about": self.about}
+                "softness_pair": self.softness_pair, "style": self.style, "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -218,7 +243,8 @@ class ValueModel:
                    dict(data.get("about", {})), float(data.get("temperature", 1.0)),
                    {str(k): float(v) for k, v in data.get("softness", {}).items()},
                    {str(k): float(v) for k, v in data.get("softness_fade", {}).items()},
-                   {str(k): float(v) for k, v in data.get("softness_pair", {}).items()})
+                   {str(k): float(v) for k, v in data.get("softness_pair", {}).items()},
+                   {str(k): [float(w) for w in v] for k, v in data.get("style", {}).items()})
 
 
 def _known(table: dict[str, float], player: str | None) -> float:
