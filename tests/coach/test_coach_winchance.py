@@ -59,13 +59,19 @@ def test_model_file_matches_the_features() -> None:
 
 def test_the_chances_weigh_who_is_playing() -> None:
     """The same position: a seat played by a strong bot is given more than by a person; two
-    searches in mirror are given less certain chances than two unknown players (a lead holds
-    less far between them: their softness)."""
+    searches in a two-player mirror are given less certain chances than two unknown players (a
+    lead holds less far between them: their softness, larger at two players)."""
     state = pg.new_game(pg.GameConfig(map="usa", players=4, seed=6))
     while state.round < 6:
         state.apply(heuristic.decide(state, state.current_player, state.legal_actions()))  # type: ignore[arg-type]
     blind = win_chances(state)
     assert win_chances(state, ["expert", None, None, None])[0] > blind[0]
     assert win_chances(state, [None, None, None, "random"])[3] < blind[3]
-    mirror = win_chances(state, ["expert"] * 4)
-    assert max(mirror) < max(blind) and min(mirror) > min(blind)
+    pair = pg.new_game(pg.GameConfig(map="germany", players=2, seed=7))
+    while pair.round < 6:
+        pair.apply(heuristic.decide(pair, pair.current_player, pair.legal_actions()))  # type: ignore[arg-type]
+    blind = win_chances(pair)
+    assert max(blind) > 0.7  # a clear lead, by the position alone
+    for search in ("expert", "expert:fast"):
+        mirror = win_chances(pair, [search] * 2)
+        assert max(mirror) < max(blind) - 0.1 and min(mirror) > min(blind) + 0.1
