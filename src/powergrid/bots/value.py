@@ -180,9 +180,9 @@ class ValueModel:
             return [float(c) for c in self.table_chances(table_features(s))]
         return [float(c) for c in self.table_chances(table_features(s), *self.weighing(players))]
 
-    def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float, float]:
+    def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float, float, np.ndarray]:
         """What ``chances`` weighs a table of these players by: their ratings, their mean softness
-        at the start (at this many players) and its mean change by the end."""
+        at the start (at this many players), its mean change by the end, and their styles."""
         ratings = np.array([self.rating(p) for p in players])
         pair = len(players) == 2
         soft = sum(self.soft(p) + (self.soft_pair(p) if pair else 0.0) for p in players)
