@@ -40,9 +40,7 @@ from powergrid.sim.seeds import derive_seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from erring import bot_factory  # noqa: E402
-from train_evaluator import game_spec  # noqa: E402
-
-BUCKETS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 99))
+from train_evaluator import ROUND_BUCKETS, game_spec  # noqa: E402
 
 
 def round_starts(job: tuple[str, int, int]) -> list[dict[str, Any]]:
@@ -132,7 +130,7 @@ def summary(rows: list[dict[str, Any]], rollouts: int, seed: int) -> dict[str, A
         q = np.array(model.chances(r["state"], r["bots"]))
         r["model"] = float(((q - np.array(r["won"])) ** 2).sum() / n)
     out: dict[str, Any] = {}
-    for low, high in (*BUCKETS, (1, 99)):
+    for low, high in (*ROUND_BUCKETS, (1, 99)):
         part = [r for r in rows if low <= r["round"] <= high]
         if not part:
             continue

@@ -193,32 +193,26 @@ class ValueModel:
     def rating(self, player: str | None) -> float:
         """A bot's rating: its own, else the mean of its kind's rated levels, else 0 (the
         heuristic's; also for people and unknown names)."""
-        return _known(self.ratings, player)
+        return float(_known(self.ratings, player))
 
     def soft(self, player: str | None) -> float:
         """A bot's softness at the start, looked up as its rating is (0 for people and unknown
         names)."""
-        return _known(self.softness, player)
+        return float(_known(self.softness, player))
 
     def soft_fade(self, player: str | None) -> float:
         """How much a bot's softness changes by the end of a game, looked up the same way."""
-        return _known(self.softness_fade, player)
+        return float(_known(self.softness_fade, player))
 
     def soft_pair(self, player: str | None) -> float:
         """How much softer a bot is at a two-player table, looked up the same way."""
-        return _known(self.softness_pair, player)
+        return float(_known(self.softness_pair, player))
 
     def style_of(self, player: str | None) -> np.ndarray:
-        """A bot's style (its own, else the mean of its kind's, else none: zeros)."""
-        none = np.zeros(len(SEAT_FEATURES))
-        if player is None:
-            return none
-        player = canonical(player)
-        if player in self.style:
-            return np.array(self.style[player])
-        kind = player.partition(":")[0]
-        same = [v for name, v in self.style.items() if name.partition(":")[0] == kind]
-        return np.mean(same, axis=0) if same else none
+        """A bot's style, looked up as its rating is (none: zeros)."""
+        arrays = {name: np.asarray(w, dtype=float) for name, w in self.style.items()}
+        found: np.ndarray = np.array(_known(arrays, player, np.zeros(len(SEAT_FEATURES))))
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         def arr(a: np.ndarray) -> Any:
@@ -247,16 +241,17 @@ class ValueModel:
                    {str(k): [float(w) for w in v] for k, v in data.get("style", {}).items()})
 
 
-def _known(table: dict[str, float], player: str | None) -> float:
-    """A bot's entry: its own, else the mean of its kind's levels' entries, else 0."""
+def _known(table: dict[str, Any], player: str | None, none: Any = 0.0) -> Any:
+    """A bot's entry (a number, or an array for a style): its own, else the mean of its kind's
+    levels' entries, else ``none``."""
     if player is None:
-        return 0.0
+        return none
     player = canonical(player)
     if player in table:
         return table[player]
     kind = player.partition(":")[0]
     same = [r for name, r in table.items() if name.partition(":")[0] == kind]
-    return sum(same) / len(same) if same else 0.0
+    return sum(same) / len(same) if same else none
 
 
 @lru_cache(maxsize=1)
