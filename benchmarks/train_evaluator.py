@@ -46,6 +46,7 @@ import numpy as np
 
 import powergrid as pg
 from powergrid.bots import make_bot, value
+from powergrid.bots.playouts import playout_shares
 from powergrid.rules.phase import AUCTION, BUILD
 from powergrid.sim.game import GameSpec, play_game
 from powergrid.sim.records import Seat
@@ -124,39 +125,46 @@ def game_spec(set_name: str, master: int, index: int) -> GameSpec:
     return GameSpec(index, config, seats)
 
 
-def positions(job: tuple[str, int, int]) -> dict[str, Any] | None:
-    """Play one game and return its positions: features per seat, winners, round, phase."""
-    set_name, master, index = job
+def positions(job: tuple[str, int, int, int]) -> dict[str, Any] | None:
+    """Play one game and return its positions: features per seat, winners, round, phase, and
+    with ``playouts`` (the job's last number) each seat's share of that many heuristic play-outs
+    (``powergrid.bots.playouts``)."""
+    set_name, master, index, playouts = job
     spec = game_spec(set_name, master, index)
     result = play_game(spec, bot_factory)
     if not result.ok:
         print("skipped a failed game:", (result.error or "").splitlines()[0], file=sys.stderr)
         return None
     state = pg.new_game(spec.config)
-    rows, rounds, phases = [], [], []
+    rows, rounds, phases, shares = [], [], [], []
     last = None
     for text in result.actions:
         key = (state.round, state.phase)
         if key != last and state.phase in (AUCTION, BUILD):
             last = key
             rows.append(value.table_features(state).astype(np.float32))
+            if playouts:
+                shares.append(playout_shares(state, playouts))
             rounds.append(state.round)
             phases.append(state.phase)
         elif key != last:
             last = key
         state.apply(pg.parse_action(text))
     share = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
-    return {"set": set_name, "game": index, "bots": [s.spec for s in spec.seats], "x": np.stack(rows),
-            "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases)}
+    out = {"set": set_name, "game": index, "bots": [s.spec for s in spec.seats], "x": np.stack(rows),
+           "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases)}
+    if playouts:
+        out["share"], out["playouts"] = np.stack(shares), playouts
+    return out
 
 
 def collect(sets: list[str], games: int | dict[str, int], master: int, workers: int,
-            deadline: float | None = None) -> list[dict[str, Any]]:
+            deadline: float | None = None, playouts: int = 0) -> list[dict[str, Any]]:
     """The positions of ``games`` games of each set (a count per set, or one for all), played
-    on ``workers`` processes; at ``deadline`` (a ``time.monotonic()`` time) the games not yet
-    finished are dropped."""
+    on ``workers`` processes, with ``playouts`` heuristic play-outs of each position; at
+    ``deadline`` (a ``time.monotonic()`` time) the games not yet finished are dropped."""
     counts = games if isinstance(games, dict) else dict.fromkeys(sets, games)
-    jobs = sorted(((name, master, i) for name in sets for i in range(counts.get(name, 0))),
+    jobs = sorted(((name, master, i, playouts) for name in sets for i in range(counts.get(name, 0))),
                   key=lambda job: (job[2], sets.index(job[0])))
     out: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -186,8 +194,9 @@ def collect(sets: list[str], games: int | dict[str, int], master: int, workers: 
 
 
 def save(games: list[dict[str, Any]], path: Path) -> None:
-    """One npz: the tables padded to six seats (float16 features)."""
-    xs, ys, masks, bots, meta = [], [], [], [], []
+    """One npz: the tables padded to six seats (float16 features); the play-out shares where
+    every game has them."""
+    xs, ys, masks, bots, meta, shares = [], [], [], [], [], []
     names = sorted({b for g in games for b in g["bots"]})
     sets = sorted({g["set"] for g in games})
     for g in games:
@@ -199,6 +208,10 @@ def save(games: list[dict[str, Any]], path: Path) -> None:
         y = np.zeros(MAX_SEATS)
         y[:n] = g["y"]
         ys.append(np.tile(y, (k, 1)))
+        if "share" in g:
+            q = np.zeros((k, MAX_SEATS), np.float32)
+            q[:, :n] = g["share"]
+            shares.append(q)
         m = np.zeros(MAX_SEATS, bool)
         m[:n] = True
         masks.append(np.tile(m, (k, 1)))
@@ -207,9 +220,12 @@ def save(games: list[dict[str, Any]], path: Path) -> None:
         bots.append(np.tile(b, (k, 1)))
         meta.append(np.stack([np.full(k, sets.index(g["set"])), np.full(k, g["game"]), g["round"],
                               g["phase"]], axis=1))
+    extra = ({"share": np.concatenate(shares), "playouts": np.array(games[0]["playouts"])}
+             if shares and len(shares) == len(games) else {})
     np.savez_compressed(path, x=np.concatenate(xs), y=np.concatenate(ys).astype(np.float32),
                         mask=np.concatenate(masks), bots=np.concatenate(bots), meta=np.concatenate(meta),
-                        names=np.array(names), sets=np.array(sets), features=np.array(value.FEATURES))
+                        names=np.array(names), sets=np.array(sets), features=np.array(value.FEATURES),
+                        **extra)
 
 
 def load(paths: list[str]) -> dict[str, np.ndarray]:
@@ -227,7 +243,13 @@ def load(paths: list[str]) -> dict[str, np.ndarray]:
         p["meta"][:, 0] = smap[p["meta"][:, 0]]
         # one key per game: sets and files apart
         p["meta"][:, 1] += 1_000_000 * p["meta"][:, 0] + 100_000_000 * number
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "mask", "bots", "meta")}
+    keys = ["x", "y", "mask", "bots", "meta"] + (["share"] if all("share" in p for p in parts) else [])
+    out = {k: np.concatenate([p[k] for p in parts]) for k in keys}
+    if "share" in out:
+        counts = {int(p["playouts"]) for p in parts}
+        if len(counts) > 1:
+            raise SystemExit(f"the data files have play-outs of different counts: {sorted(counts)}")
+        out["playouts"] = np.array(counts.pop())
     out["names"], out["sets"] = np.array(names), np.array(sets)
     return out
 
@@ -565,12 +587,15 @@ def golden(model: value.ValueModel) -> dict[str, Any]:
     searches = ["expert:fast", "expert", "expert:fast", "heuristic"]  # ratings and softness
     return {"features": value.table_features(state).tolist(), "chances": model.chances(state),
             "players": players, "chances_with_players": model.chances(state, players),
-            "searches": searches, "chances_with_searches": model.chances(state, searches)}
+            "searches": searches, "chances_with_searches": model.chances(state, searches),
+            "evaluator_alone": model.chances(state, searches, playouts=False)}
 
 
 # ---------------------------------------------------------------- checking
-def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool) -> np.ndarray:
-    out = np.zeros_like(data["y"])
+def seat_scores(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool) -> np.ndarray:
+    """Each row's seat scores as the model gives them before the softmax (0 where there is no
+    seat), with the players' part where ``with_ratings``; without the play-out blend."""
+    out = np.zeros_like(data["y"], dtype=np.float64)
     # looked up as the coach does: a level the model was not fitted on takes its kind's entries
     names = [str(n) for n in data["names"]]
     r = rating_table(data, {n: model.rating(n) for n in names}) if with_ratings else None
@@ -584,10 +609,119 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
     styles = table[data["bots"]] if with_ratings else None  # -1 (no seat): the zeros at the end
     for i in range(len(data["x"])):
         n = int(data["mask"][i].sum())
-        out[i, :n] = model.table_chances(data["x"][i, :n].astype(np.float64),
-                                         None if r is None else r[i, :n], float(soft[i]),
-                                         float(soft_fade[i]), None if styles is None else styles[i, :n])
+        out[i, :n] = model.scores(data["x"][i, :n].astype(np.float64), None if r is None else r[i, :n],
+                                  None, float(soft[i]), float(soft_fade[i]),
+                                  None if styles is None else styles[i, :n])
     return out
+
+
+def softmax_rows(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    s = np.where(mask, scores, -np.inf)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
+
+
+def blend_table(model: value.ValueModel, data: dict[str, np.ndarray]) -> np.ndarray:
+    """Each row's blend weights (rows × 4), as the coach looks them up for its players."""
+    names = [str(n) for n in data["names"]]
+    per_bot = np.array([model.blend_weights([n]) for n in names])
+    onehot = bot_onehot(data["bots"], len(names))
+    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+    out: np.ndarray = share @ per_bot
+    return out
+
+
+def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
+                playouts: bool = False) -> np.ndarray:
+    """Each row's chances; with ``playouts`` blended with the data's play-out shares as the coach
+    blends them (the players' blend weights where ``with_ratings``, else the heuristic's)."""
+    scores = seat_scores(model, data, with_ratings)
+    if playouts:
+        t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+        w = blend_table(model, data) if with_ratings else np.tile(model.blend_weights([None]), (len(t), 1))
+        scores = ((w[:, 0] + w[:, 1] * t)[:, None] * scores
+                  + (w[:, 2] + w[:, 3] * t)[:, None] * log_smoothed(model, data, scores))
+    return softmax_rows(scores, data["mask"])
+
+
+def log_smoothed(model: value.ValueModel, data: dict[str, np.ndarray], scores: np.ndarray) -> np.ndarray:
+    """The log of each seat's play-out share smoothed toward the chance of ``scores``, as
+    ``value.ValueModel.smoothed`` takes it (0 where there is no seat)."""
+    games, prior = int(data["playouts"]), model.playout_prior
+    chance = softmax_rows(scores, data["mask"])
+    smoothed = (games * data["share"].astype(np.float64) + prior * chance) / (games + prior)
+    out: np.ndarray = np.where(data["mask"], np.log(np.where(data["mask"], smoothed, 1.0)), 0.0)
+    return out
+
+
+class BlendFit:
+    """The log loss of the coach's blend (``value.ValueModel.blend``) and its gradient, the
+    evaluator's scores fixed: four weights per bot (the evaluator's score's at the start and its
+    change by the end, the log play-out share's at the start and its change), a table weighed by
+    its players' mean; a ridge toward the evaluator alone (1, 0, 0, 0)."""
+
+    CENTER = np.array([1.0, 0.0, 0.0, 0.0])
+
+    def __init__(self, scores: np.ndarray, log_share: np.ndarray, y: np.ndarray, mask: np.ndarray,
+                 t: np.ndarray, share: np.ndarray, ridge: float = 1e-4) -> None:
+        self.scores, self.log_share = np.where(mask, scores, 0.0), np.where(mask, log_share, 0.0)
+        self.y, self.mask, self.t, self.share, self.ridge = y, mask, t, share, ridge
+
+    def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
+        w = params.reshape(-1, 4)
+        tw = self.share @ w
+        t, count = self.t, len(self.y)
+        a = tw[:, 0] + tw[:, 1] * t
+        b = tw[:, 2] + tw[:, 3] * t
+        z = np.where(self.mask, a[:, None] * self.scores + b[:, None] * self.log_share, -np.inf)
+        z = z - z.max(axis=1, keepdims=True)
+        q = np.exp(z)
+        q /= q.sum(axis=1, keepdims=True)
+        off = w - self.CENTER
+        loss = float(-(self.y * np.log(np.maximum(q, 1e-12))).sum() / count + self.ridge * (off**2).sum())
+        dz = (q - self.y) * self.mask / count
+        da = (dz * self.scores).sum(axis=1)
+        db = (dz * self.log_share).sum(axis=1)
+        g = self.share.T @ np.stack([da, da * t, db, db * t], axis=1) + 2 * self.ridge * off
+        return loss, g.ravel()
+
+
+def fit_blend(model: value.ValueModel, data: dict[str, np.ndarray], steps: int = 1500,
+              prior: float = 2.0) -> value.ValueModel:
+    """The model with the coach's blend fitted on ``data`` (which holds play-out shares): every
+    bot's four weights at once, by full-batch Adam on the log loss of every position, everything
+    else frozen (the network, the players' part). The search never reads the blend. ``prior``:
+    what the evaluator's own chance is worth in play-outs when a seat's share is smoothed (2 had
+    the least log loss on the second half of the training games, fitted on the first, among 0, 1,
+    2, 4 and 8)."""
+    if "share" not in data:
+        raise SystemExit("the data has no play-out shares: make it with data --playouts K")
+    names = [str(n) for n in data["names"]]
+    mask, y = data["mask"], data["y"].astype(np.float64)
+    t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+    onehot = bot_onehot(data["bots"], len(names))
+    share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)
+    model = replace(model, playout_games=int(data["playouts"]), playout_prior=prior)
+    scores = seat_scores(model, data, with_ratings=True)
+    fitting = BlendFit(scores, log_smoothed(model, data, scores), y, mask, t, share)
+    params = np.tile(BlendFit.CENTER, len(names))
+    start, _ = fitting.loss_and_grad(params)
+    m1, m2 = np.zeros_like(params), np.zeros_like(params)
+    for step in range(1, steps + 1):
+        _, g = fitting.loss_and_grad(params)
+        m1 = 0.9 * m1 + 0.1 * g
+        m2 = 0.999 * m2 + 0.001 * g**2
+        params -= 0.01 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-9)
+    end, _ = fitting.loss_and_grad(params)
+    print(f"  blend fitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
+    weights = {n: [round(float(v), 4) for v in params[4 * i:4 * i + 4]] for i, n in enumerate(names)}
+    games = len(np.unique(data["meta"][:, 1]))
+    sets = ", ".join(str(n) for n in data["sets"])
+    about = {**model.about, "playouts": f"blend with {int(data['playouts'])} heuristic play-outs a "
+                                        f"position fitted (train_evaluator.py blend) on {games} "
+                                        f"games, sets {sets}"}
+    return replace(model, playout_weights=weights, about=about)
 
 
 def calibration(pred: np.ndarray, truth: np.ndarray, games: np.ndarray | None = None,
@@ -617,10 +751,10 @@ ROUND_BUCKETS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 99))
 
 
 def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
-           rounds_only: bool = True) -> dict[str, Any]:
+           rounds_only: bool = True, playouts: bool = False) -> dict[str, Any]:
     sel = data["meta"][:, 3] == AUCTION if rounds_only else np.ones(len(data["x"]), bool)
-    pred = predictions(model, {k: v[sel] if k not in ("names", "sets") else v for k, v in data.items()},
-                       with_ratings)
+    pred = predictions(model, {k: v[sel] if k not in ("names", "sets", "playouts") else v
+                               for k, v in data.items()}, with_ratings, playouts)
     out = {}
     for si, name in enumerate(data["sets"]):
         rows = data["meta"][sel][:, 0] == si
@@ -703,6 +837,9 @@ def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
         print(f"style of {name}:", ", ".join(f"{f} {w:+.2f}" for f, w in zip(value.SEAT_FEATURES, weights,
                                                                            strict=True)))
     print(f"skill factor {model.skill:.3f} + {model.skill_fade:.3f} * progress")
+    for name, weights in model.playout_weights.items():
+        print(f"blend of {name}: evaluator {weights[0]:+.2f} {weights[1]:+.2f}*t, log play-out share "
+              f"{weights[2]:+.2f} {weights[3]:+.2f}*t")
     target = MODEL_PATH if args.write else Path(args.model_out) if args.model_out else None
     if target is not None:
         target.write_text(json.dumps(model.to_dict()) + "\n", encoding="utf-8")
@@ -722,6 +859,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--workers", type=int, default=2)
     d.add_argument("--out", required=True)
+    d.add_argument("--playouts", type=int, default=0,
+                   help="heuristic play-outs of each position, for the coach's blend (0: none)")
     f = sub.add_parser("fit", help="fit ratings and the network")
     f.add_argument("--data", required=True, nargs="+")
     f.add_argument("--seed", type=int, default=1)
@@ -740,6 +879,11 @@ def main(argv: list[str] | None = None) -> int:
     rr.add_argument("--write", action="store_true", help="store the model in the package")
     rr.add_argument("--model-out", help="store the model in this file instead")
     rr.add_argument("--only", help="fit just these bots (comma-separated), everything else frozen")
+    b = sub.add_parser("blend", help="fit the coach's blend of the evaluator with heuristic play-outs "
+                                     "(everything else frozen)")
+    b.add_argument("--data", required=True, nargs="+", help="training games made with --playouts")
+    b.add_argument("--write", action="store_true", help="store the model in the package")
+    b.add_argument("--model-out", help="store the model in this file instead")
     t = sub.add_parser("temper", help="refit the shipped model's temperature on its training data")
     t.add_argument("--data", required=True, nargs="+", help="the data it was fitted on")
     t.add_argument("--seed", type=int, default=1, help="the seed it was fitted with")
@@ -753,11 +897,13 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "rerate":
         only = frozenset(args.only.split(",")) if args.only else frozenset()
         _store(rerate(value.value_model(), load(args.data), only=only), args)
+    elif args.command == "blend":
+        _store(fit_blend(value.value_model(), load(args.data)), args)
     elif args.command == "golden":
         GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_PATH}")
     elif args.command == "data":
-        games = collect(args.sets.split(","), args.games, args.seed, args.workers)
+        games = collect(args.sets.split(","), args.games, args.seed, args.workers, playouts=args.playouts)
         save(games, Path(args.out))
         print(f"{len(games)} games -> {args.out}, {time.perf_counter() - started:.0f} s")
     elif args.command == "fit":
@@ -768,16 +914,27 @@ def main(argv: list[str] | None = None) -> int:
         data = load(args.data)
         model = (value.ValueModel.from_dict(json.loads(Path(args.model).read_text()))
                  if args.model else value.value_model())
-        known = report(model, data, with_ratings=True)
-        blind = report(model, data, with_ratings=False)
-        print_report("players' ratings known (the coach in a game with bots):", known)
-        print_report("position only (ratings unknown):", blind)
+        blended = "share" in data and model.playout_games > 0
+        if blended and int(data["playouts"]) != model.playout_games:
+            raise SystemExit(f"the data has {int(data['playouts'])} play-outs a position, the model "
+                             f"blends {model.playout_games}")
+        known = report(model, data, with_ratings=True, playouts=blended)
+        blind = report(model, data, with_ratings=False, playouts=blended)
+        reports = [("ratings", known), ("position", blind)]
+        what = " and play-outs" if blended else ""
+        print_report(f"players' ratings known{what} (the coach in a game with bots):", known)
+        print_report(f"position{what} only (ratings unknown):", blind)
+        if blended:
+            alone = report(model, data, with_ratings=True)
+            reports.append(("evaluator", alone))
+            print_report("the evaluator alone, players known (no play-outs; what the search reads "
+                         "and the players' part):", alone)
         if args.plot:
             plot(known, Path(args.plot))
         if args.json:
             strip = {k: {n: {a: b for a, b in r.items() if a not in ("pred", "truth")}
                          for n, r in rep.items()}
-                     for k, rep in (("ratings", known), ("position", blind))}
+                     for k, rep in reports}
             Path(args.json).write_text(json.dumps(strip, indent=1))
     return 0
 

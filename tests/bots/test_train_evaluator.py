@@ -117,3 +117,64 @@ def test_a_level_whose_leads_hold_only_late_gets_a_softness_that_fades(mirror_ga
     fitted = train_evaluator.rerate(model, data, steps=400, only=frozenset({"expert:test"}))
     assert fitted.softness["expert:test"] > 0.3
     assert fitted.softness_fade["expert:test"] < -0.3
+
+
+@pytest.fixture(scope="module")
+def played_out(tmp_path_factory: pytest.TempPathFactory) -> dict[str, np.ndarray]:
+    """A few heuristic mirrors with two play-outs of every position, saved and loaded."""
+    games = train_evaluator.collect(["heuristic-mirror"], 3, master=78, workers=1, playouts=2)
+    path = tmp_path_factory.mktemp("evaluator") / "played.npz"
+    train_evaluator.save(games, path)
+    return train_evaluator.load([str(path)])
+
+
+def test_the_data_keeps_each_positions_playout_shares(played_out) -> None:
+    share, mask = played_out["share"], played_out["mask"]
+    assert int(played_out["playouts"]) == 2
+    assert share.shape == mask.shape
+    assert np.allclose(share.sum(axis=1), 1.0)
+    assert (share[~mask] == 0).all()
+
+
+def test_the_blend_fit_follows_the_gradient_of_its_loss(played_out) -> None:
+    rng = np.random.default_rng(6)
+    data = played_out
+    rows, seats = data["mask"].shape
+    onehot = np.zeros((rows, seats, 3))
+    onehot[np.arange(rows)[:, None], np.arange(seats), rng.integers(0, 3, (rows, seats))] = 1.0
+    onehot *= data["mask"][:, :, None]
+    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+    t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
+    scores = train_evaluator.seat_scores(value.value_model(), data, with_ratings=False)
+    fitting = train_evaluator.BlendFit(scores, np.log(data["share"] + 0.1), data["y"].astype(np.float64),
+                                       data["mask"], t, share, ridge=1e-3)
+    params = rng.normal(0, 0.5, 12) + np.tile(train_evaluator.BlendFit.CENTER, 3)
+    _, grad = fitting.loss_and_grad(params)
+    for i in range(len(params)):
+        step = np.zeros_like(params)
+        step[i] = 1e-6
+        numeric = (fitting.loss_and_grad(params + step)[0]
+                   - fitting.loss_and_grad(params - step)[0]) / 2e-6
+        assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+
+
+def test_a_blend_fitted_where_the_playouts_call_the_winner_weighs_them(played_out) -> None:
+    # every game won by the seat its play-outs favoured at its last position: the fitted blend
+    # must give the play-outs weight and predict those games better than the evaluator alone
+    data = dict(played_out)
+    games = np.unique(data["meta"][:, 1], return_inverse=True)[1]
+    last = np.array([np.nonzero(games == g)[0][-1] for g in range(games.max() + 1)])
+    favoured = np.where(data["mask"][last], data["share"][last], -1).argmax(axis=1)
+    y = np.zeros(data["y"].shape)
+    y[np.arange(len(y)), favoured[games]] = 1.0
+    data["y"] = y
+    fitted = train_evaluator.fit_blend(value.value_model(), data, steps=300)
+    assert fitted.playout_games == 2
+    assert fitted.playout_weights["heuristic"][2] + fitted.playout_weights["heuristic"][3] > 0.3
+
+    def loss(model: value.ValueModel, playouts: bool) -> float:
+        p = train_evaluator.predictions(model, data, with_ratings=True, playouts=playouts)
+        return float(-(y * np.log(np.maximum(p, 1e-12))).sum())
+
+    assert loss(fitted, True) < loss(fitted, False)
+    assert np.array_equal(fitted.w1, value.value_model().w1) and fitted.ratings == value.value_model().ratings

@@ -37,6 +37,9 @@ def test_the_shipped_model_agrees_with_its_golden_output() -> None:
     assert model.chances(state, golden["players"]) == pytest.approx(golden["chances_with_players"], abs=1e-6)
     assert model.chances(state, golden["searches"]) == pytest.approx(golden["chances_with_searches"],
                                                                       abs=1e-6)
+    # the evaluator alone, as the search reads it (without the coach's play-outs)
+    assert model.chances(state, golden["searches"], playouts=False) == pytest.approx(
+        golden["evaluator_alone"], abs=1e-6)
 
 
 def test_the_model_file_is_small() -> None:

@@ -16,6 +16,12 @@ names: 0). And a known bot may turn a position into a win its own way late in th
 learned to value from heuristic games): its style, weights on its seat's lead over the best rival
 in each feature, growing with the game's progress, added to its score.
 
+The coach's chances (``chances``, ``win_chances``) also weigh heuristic play-outs of the position
+(``playouts``): each seat's score is blended with the log of its share of the games heuristic bots
+play on from it, with weights per bot that change with the game's progress (``blend``). The
+network reads what a position looks like; a play-out plays its end, which the network misjudges
+most. The search never reads the blend (it scores its leaves with ``table_chances``).
+
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
 state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
 ``benchmarks/train_evaluator.py`` from a seed.
@@ -42,6 +48,7 @@ import numpy as np  # noqa: E402
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES  # noqa: E402
 from . import heuristic  # noqa: E402
 from .names import canonical  # noqa: E402
+from .playouts import playout_shares  # noqa: E402
 
 #: the per-seat facts, in order (each also given less the best rival's)
 SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "income",
@@ -143,6 +150,16 @@ class ValueModel:
     softness_pair: dict[str, float] = field(default_factory=dict)
     #: each bot's style: weights on the (scaled) rival features, times ``progress``; absent: 0
     style: dict[str, list[float]] = field(default_factory=dict)
+    #: the coach's blend with heuristic play-outs (``chances``): play-outs per position, 0: none
+    playout_games: int = 0
+    #: what the evaluator's own chance is worth in play-outs: a seat's share is taken as
+    #: ``(games * share + prior * chance) / (games + prior)`` before its log (a seat that won no
+    #: play-out keeps a chance; a share of a few games is noisy)
+    playout_prior: float = 2.0
+    #: per bot, the blend's weights: the evaluator's score's at the start and its change by the end
+    #: (``progress`` 1), the log play-out share's at the start and its change; a table is weighed
+    #: by its players' mean (people and unknown names: the heuristic's)
+    playout_weights: dict[str, list[float]] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
                progress_now: float | None = None, soft: float = 0.0,
@@ -169,16 +186,54 @@ class ValueModel:
         result: np.ndarray = e / e.sum()
         return result
 
-    def chances(self, s: Any, players: Sequence[str | None] | None = None) -> list[float]:
+    def chances(self, s: Any, players: Sequence[str | None] | None = None,
+                playouts: bool = True) -> list[float]:
         """Each seat's chance to win, summing to 1; ``players`` names the bot in each seat
-        where known (None or an unknown name: rated as the heuristic). A finished game gives
-        its result."""
+        where known (None or an unknown name: rated as the heuristic). With ``playouts`` (and a
+        model that has the blend) the evaluator's scores are blended with the seats' shares of
+        heuristic play-outs of the position (``blend``). A finished game gives its result."""
         if s.is_over:
             winners = s.winners
             return [1.0 / len(winners) if j in winners else 0.0 for j in range(len(s.money))]
+        x = table_features(s)
         if players is None:
-            return [float(c) for c in self.table_chances(table_features(s))]
-        return [float(c) for c in self.table_chances(table_features(s), *self.weighing(players))]
+            scores = self.scores(x)
+        else:
+            ratings, soft, soft_fade, styles = self.weighing(players)
+            scores = self.scores(x, ratings, None, soft, soft_fade, styles)
+        if playouts and self.playout_games:
+            seats = list(players) if players is not None else [None] * len(s.money)
+            scores = self.blend(scores, playout_shares(s, self.playout_games), progress(s),
+                                self.blend_weights(seats))
+        e = np.exp(scores - scores.max())
+        return [float(c) for c in e / e.sum()]
+
+    def blend(self, scores: np.ndarray, shares: np.ndarray, progress_now: float,
+              weights: np.ndarray) -> np.ndarray:
+        """The evaluator's seat scores blended with the seats' play-out shares: ``(a + a' t) *
+        score + (b + b' t) * log(smoothed share)``, ``t`` the progress, ``weights`` = (a, a', b,
+        b'), the share smoothed toward the scores' own chance (``playout_prior``)."""
+        a, a_fade, b, b_fade = weights
+        out: np.ndarray = ((a + a_fade * progress_now) * scores
+                           + (b + b_fade * progress_now) * np.log(self.smoothed(shares, scores)))
+        return out
+
+    def smoothed(self, shares: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Play-out shares with the chances of ``scores`` (softmax) counted as ``playout_prior``
+        more play-outs."""
+        e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        chance = e / e.sum(axis=-1, keepdims=True)
+        games, prior = self.playout_games, self.playout_prior
+        out: np.ndarray = (games * shares + prior * chance) / (games + prior)
+        return out
+
+    def blend_weights(self, players: Sequence[str | None]) -> np.ndarray:
+        """A table's blend weights: its players' mean (people and unknown names weigh as the
+        heuristic; a model without the heuristic's entry: the evaluator alone)."""
+        none = np.asarray(self.playout_weights.get("heuristic", (1.0, 0.0, 0.0, 0.0)), dtype=float)
+        arrays = {name: np.asarray(w, dtype=float) for name, w in self.playout_weights.items()}
+        found: np.ndarray = np.mean([_known(arrays, p, none) for p in players], axis=0)
+        return found
 
     def weighing(self, players: Sequence[str | None]) -> tuple[np.ndarray, float, float, np.ndarray]:
         """What ``chances`` weighs a table of these players by: their ratings, their mean softness
@@ -222,7 +277,9 @@ class ValueModel:
                 "w3": arr(self.w3), "skip": arr(self.skip), "skill": self.skill,
                 "skill_fade": self.skill_fade, "temperature": self.temperature, "ratings": self.ratings,
                 "softness": self.softness, "softness_fade": self.softness_fade,
-                "softness_pair": self.softness_pair, "style": self.style, "about": self.about}
+                "softness_pair": self.softness_pair, "style": self.style,
+                "playout_games": self.playout_games, "playout_prior": self.playout_prior,
+                "playout_weights": self.playout_weights, "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -238,7 +295,9 @@ class ValueModel:
                    {str(k): float(v) for k, v in data.get("softness", {}).items()},
                    {str(k): float(v) for k, v in data.get("softness_fade", {}).items()},
                    {str(k): float(v) for k, v in data.get("softness_pair", {}).items()},
-                   {str(k): [float(w) for w in v] for k, v in data.get("style", {}).items()})
+                   {str(k): [float(w) for w in v] for k, v in data.get("style", {}).items()},
+                   int(data.get("playout_games", 0)), float(data.get("playout_prior", 2.0)),
+                   {str(k): [float(w) for w in v] for k, v in data.get("playout_weights", {}).items()})
 
 
 def _known(table: dict[str, Any], player: str | None, none: Any = 0.0) -> Any:
