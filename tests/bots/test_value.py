@@ -71,8 +71,9 @@ def test_chances_are_a_distribution_read_from_public_facts() -> None:
 
 def test_a_table_of_soft_players_spreads_its_chances_and_unknown_players_are_not_soft() -> None:
     state = golden_position()
+    # the evaluator alone (no play-outs: tests/bots/test_playouts.py)
     model = replace(value.value_model(), softness={"expert:fast": 0.5, "expert:deep": 0.3},
-                    softness_fade={}, softness_pair={}, style={})
+                    softness_fade={}, softness_pair={}, style={}, playout_games=0)
     sharp = model.chances(state, [None] * 4)
     soft = model.chances(state, ["expert:fast"] * 4)
     assert sum(soft) == pytest.approx(1.0)
@@ -139,7 +140,7 @@ def test_a_bots_style_weighs_its_seats_lead_more_as_the_game_goes_on() -> None:
     weights = [0.0] * len(value.SEAT_FEATURES)
     weights[value.SEAT_FEATURES.index("money")] = 2.0
     model = replace(value.value_model(), softness={}, softness_fade={}, softness_pair={},
-                    style={"expert:fast": weights})
+                    style={"expert:fast": weights}, playout_games=0)
     plain = replace(model, style={}).chances(state, ["expert:fast"] * 4)
     styled = model.chances(state, ["expert:fast"] * 4)
     # money counts for more: the richest seat (by its lead over the best rival) gains
