@@ -11,8 +11,9 @@ wins is its chance given the public position and who plays it: no model reading 
 know more. Its expected Brier score, ``sum_j p_j (1 - p_j) / n`` per position (times
 ``K / (K - 1)`` for the bias of a share of ``K`` games), against the constant guess's
 ``(n - 1) / n**2``, is the best skill a win estimate can reach on these positions (up to the
-sampling error, given per round by resampling games). The learned evaluator's Brier score on the
-same positions against the games' real results is printed beside it, with the players known.
+sampling error, given per round by resampling games). The coach's Brier score (the learned
+evaluator with its play-outs, ``value.win_chances``) on the same positions against the games' real
+results is printed beside it, with the players known.
 
 With ``--shares FILE`` each position's shares are added to FILE (one JSON line) as soon as they
 are played, and a run with the same file plays only the positions not in it yet: a long run can

@@ -78,28 +78,37 @@ def test_a_mirror_won_by_its_leaders_makes_the_level_harder(mirror_games) -> Non
     assert _softness(fitted, data, "expert:test") < _softness(model, data, "expert:test") - 0.1
 
 
-def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:
-    rng = np.random.default_rng(5)
-    data = mirror_games
+def _three_bots(data: dict[str, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat given one of three bots at random: (onehot, each bot's part of the table)."""
     rows, seats = data["mask"].shape
     onehot = np.zeros((rows, seats, 3))
     onehot[np.arange(rows)[:, None], np.arange(seats), rng.integers(0, 3, (rows, seats))] = 1.0
     onehot *= data["mask"][:, :, None]
-    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+    return onehot, onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+
+
+def _assert_gradient(loss_and_grad, params: np.ndarray) -> None:
+    """The gradient agrees with central finite differences in every parameter."""
+    _, grad = loss_and_grad(params)
+    for i in range(len(params)):
+        step = np.zeros_like(params)
+        step[i] = 1e-6
+        numeric = (loss_and_grad(params + step)[0] - loss_and_grad(params - step)[0]) / 2e-6
+        assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+
+
+def test_the_players_fit_follows_the_gradient_of_its_loss(mirror_games) -> None:
+    rng = np.random.default_rng(5)
+    data = mirror_games
+    rows, seats = data["mask"].shape
+    onehot, share = _three_bots(data, rng)
     t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
     net = train_evaluator.network_scores(value.value_model(), data)
     rival = rng.normal(0, 1, (rows, seats, len(value.SEAT_FEATURES))) * data["mask"][:, :, None]
     fitting = train_evaluator.PlayersFit(net, data["y"].astype(np.float64), data["mask"], t, onehot,
                                          share, 0.9, 1.04, 3.0, rival)
-    params = rng.normal(0, 0.5, fitting.size())
     assert fitting.size() == 3 * (4 + len(value.SEAT_FEATURES)) + 1
-    _, grad = fitting.loss_and_grad(params)
-    for i in range(len(params)):
-        step = np.zeros_like(params)
-        step[i] = 1e-6
-        numeric = (fitting.loss_and_grad(params + step)[0]
-                   - fitting.loss_and_grad(params - step)[0]) / 2e-6
-        assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+    _assert_gradient(fitting.loss_and_grad, rng.normal(0, 0.5, fitting.size()))
 
 
 def test_a_level_whose_leads_hold_only_late_gets_a_softness_that_fades(mirror_games) -> None:
@@ -139,23 +148,13 @@ def test_the_data_keeps_each_positions_playout_shares(played_out) -> None:
 def test_the_blend_fit_follows_the_gradient_of_its_loss(played_out) -> None:
     rng = np.random.default_rng(6)
     data = played_out
-    rows, seats = data["mask"].shape
-    onehot = np.zeros((rows, seats, 3))
-    onehot[np.arange(rows)[:, None], np.arange(seats), rng.integers(0, 3, (rows, seats))] = 1.0
-    onehot *= data["mask"][:, :, None]
-    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
+    _, share = _three_bots(data, rng)
     t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
     scores = train_evaluator.seat_scores(value.value_model(), data, with_ratings=False)
     fitting = train_evaluator.BlendFit(scores, np.log(data["share"] + 0.1), data["y"].astype(np.float64),
                                        data["mask"], t, share, ridge=1e-3)
     params = rng.normal(0, 0.5, 12) + np.tile(train_evaluator.BlendFit.CENTER, 3)
-    _, grad = fitting.loss_and_grad(params)
-    for i in range(len(params)):
-        step = np.zeros_like(params)
-        step[i] = 1e-6
-        numeric = (fitting.loss_and_grad(params + step)[0]
-                   - fitting.loss_and_grad(params - step)[0]) / 2e-6
-        assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+    _assert_gradient(fitting.loss_and_grad, params)
 
 
 def test_a_blend_fitted_where_the_playouts_call_the_winner_weighs_them(played_out) -> None:
