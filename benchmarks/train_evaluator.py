@@ -8,8 +8,11 @@
 ``data`` plays ``--games`` games of every set below with ``powergrid.sim`` (seeds derived from
 ``--seed``), replays each one and keeps every seat's features (only what that seat sees: the
 features read public facts alone) at the start of every round and of every build phase, with
-who won. ``fit`` fits the bots' ratings (the first-place Plackett-Luce model: a seat's chance
-to win a table is ``exp(r)`` over the table's sum; ``heuristic`` is 0) and then the network by
+who won; the file also keeps each game's moves (``games``, ``actions``), so that a later run can
+tell which games it played differently, and with ``--playouts K`` each position's shares of K
+heuristic play-outs (for the coach's blend, ``blend``). ``fit`` fits the bots' ratings (the
+first-place Plackett-Luce model: a seat's chance to win a table is ``exp(r)`` over the table's
+sum; ``heuristic`` is 0) and then the network by
 Adam on the log loss of the softmax over seats, numpy only, deterministic from ``--seed``;
 ``--write`` stores it in ``src/powergrid/bots/value_model.json``. ``check`` measures the
 shipped (or ``--model``) evaluator on other games, per set, at the start of every round: Brier
@@ -152,7 +155,8 @@ def positions(job: tuple[str, int, int, int]) -> dict[str, Any] | None:
         state.apply(pg.parse_action(text))
     share = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
     out = {"set": set_name, "game": index, "bots": [s.spec for s in spec.seats], "x": np.stack(rows),
-           "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases)}
+           "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases),
+           "actions": list(result.actions)}
     if playouts:
         out["share"], out["playouts"] = np.stack(shares), playouts
     return out
@@ -222,6 +226,10 @@ def save(games: list[dict[str, Any]], path: Path) -> None:
                               g["phase"]], axis=1))
     extra = ({"share": np.concatenate(shares), "playouts": np.array(games[0]["playouts"])}
              if shares and len(shares) == len(games) else {})
+    if all("actions" in g for g in games):
+        # each game's moves, so that a later run can tell which games it played differently
+        extra["games"] = np.array([f"{g['set']}/{g['game']}" for g in games])
+        extra["actions"] = np.array([" | ".join(g["actions"]) for g in games])
     np.savez_compressed(path, x=np.concatenate(xs), y=np.concatenate(ys).astype(np.float32),
                         mask=np.concatenate(masks), bots=np.concatenate(bots), meta=np.concatenate(meta),
                         names=np.array(names), sets=np.array(sets), features=np.array(value.FEATURES),

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import powergrid as pg
 from powergrid.bots import value
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -177,3 +178,19 @@ def test_a_blend_fitted_where_the_playouts_call_the_winner_weighs_them(played_ou
 
     assert loss(fitted, True) < loss(fitted, False)
     assert np.array_equal(fitted.w1, value.value_model().w1) and fitted.ratings == value.value_model().ratings
+
+
+def test_the_data_keeps_each_games_moves_and_they_replay_to_its_result(tmp_path) -> None:
+    games = train_evaluator.collect(["random"], 2, master=79, workers=1)
+    path = tmp_path / "moves.npz"
+    train_evaluator.save(games, path)
+    stored = np.load(path)
+    assert stored["games"].tolist() == ["random/0", "random/1"]
+    for key, moves, game in zip(stored["games"], stored["actions"], games, strict=True):
+        spec = train_evaluator.game_spec("random", 79, int(str(key).split("/")[1]))
+        state = pg.new_game(spec.config)
+        for text in str(moves).split(" | "):
+            state.apply(pg.parse_action(text))
+        assert state.is_over
+        won = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
+        assert won == game["y"].tolist()
