@@ -630,36 +630,30 @@ def softmax_rows(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def blend_table(model: value.ValueModel, data: dict[str, np.ndarray]) -> np.ndarray:
-    """Each row's blend weights (rows × 4), as the coach looks them up for its players."""
-    names = [str(n) for n in data["names"]]
-    per_bot = np.array([model.blend_weights([n]) for n in names])
-    onehot = bot_onehot(data["bots"], len(names))
-    share = onehot.sum(axis=1) / data["mask"].sum(axis=1, keepdims=True)
-    out: np.ndarray = share @ per_bot
-    return out
-
-
 def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
                 playouts: bool = False) -> np.ndarray:
     """Each row's chances; with ``playouts`` blended with the data's play-out shares as the coach
-    blends them (the players' blend weights where ``with_ratings``, else the heuristic's)."""
+    blends them (``value.ValueModel.blend``, with the players' blend weights where
+    ``with_ratings``, else the heuristic's)."""
     scores = seat_scores(model, data, with_ratings)
     if playouts:
         t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
-        w = blend_table(model, data) if with_ratings else np.tile(model.blend_weights([None]), (len(t), 1))
-        scores = ((w[:, 0] + w[:, 1] * t)[:, None] * scores
-                  + (w[:, 2] + w[:, 3] * t)[:, None] * log_smoothed(model, data, scores))
+        names = [str(n) for n in data["names"]]
+        for i in range(len(scores)):
+            n = int(data["mask"][i].sum())
+            seats = [names[b] if with_ratings else None for b in data["bots"][i, :n]]
+            scores[i, :n] = model.blend(scores[i, :n], data["share"][i, :n].astype(np.float64),
+                                        float(t[i]), model.blend_weights(seats))
     return softmax_rows(scores, data["mask"])
 
 
 def log_smoothed(model: value.ValueModel, data: dict[str, np.ndarray], scores: np.ndarray) -> np.ndarray:
     """The log of each seat's play-out share smoothed toward the chance of ``scores``, as
-    ``value.ValueModel.smoothed`` takes it (0 where there is no seat)."""
-    games, prior = int(data["playouts"]), model.playout_prior
-    chance = softmax_rows(scores, data["mask"])
-    smoothed = (games * data["share"].astype(np.float64) + prior * chance) / (games + prior)
-    out: np.ndarray = np.where(data["mask"], np.log(np.where(data["mask"], smoothed, 1.0)), 0.0)
+    the coach takes it (``value.ValueModel.smoothed``; 0 where there is no seat)."""
+    out = np.zeros_like(scores)
+    for i in range(len(scores)):
+        n = int(data["mask"][i].sum())
+        out[i, :n] = np.log(model.smoothed(data["share"][i, :n].astype(np.float64), scores[i, :n]))
     return out
 
 
