@@ -27,6 +27,14 @@ from .servers import SERVE, ServerProcess
 pytestmark = pytest.mark.timeout(180)
 
 
+def slow_turns() -> dict[str, str]:
+    """The environment of bot workers whose every turn takes 2 s more (slow_turns/sitecustomize.py):
+    a test that kills a worker mid-turn sees the turn running however quick the bot is."""
+    here = str(Path(__file__).with_name("slow_turns"))
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)
+    return {"PYTHONPATH": path, "POWERGRID_TEST_TURN_DELAY_S": "2"}
+
+
 def bots_process(database_url: str, lanes: str, log: Path, **env: str) -> subprocess.Popen[bytes]:
     environ = {**os.environ, "POWERGRID_DATABASE_URL": database_url, "POWERGRID_POLL_MS": "10", **env}
     environ.pop("POWERGRID_REDIS_URL", None)
@@ -72,7 +80,7 @@ def test_a_worker_killed_mid_turn_means_the_turn_is_played_once_by_another(setti
         game = create(client, 2, [{"kind": "bot", "bot": "mcts:strong"}] * 2, seed=8)
     gid = game["game_id"]
     log = tmp_path / "bots.log"
-    first = bots_process(settings.database_url, "search", log, POWERGRID_JOB_LEASE_S="1")
+    first = bots_process(settings.database_url, "search", log, POWERGRID_JOB_LEASE_S="1", **slow_turns())
     try:
         running = wait_for(lambda: (lambda r: r if r is not None and r.status == "running" else None)(
             job_row(settings, gid, 0)), what="the first worker taking the turn")
@@ -272,7 +280,7 @@ def test_the_pool_puts_back_at_once_the_turn_of_a_worker_that_died(settings: Set
         game = create(client, 2, [{"kind": "bot", "bot": "mcts:strong"}] * 2, seed=8)
     gid = game["game_id"]
     env = {"POWERGRID_DATABASE_URL": settings.database_url, "POWERGRID_JOB_LEASE_S": "600",
-           "POWERGRID_POLL_MS": "50"}
+           "POWERGRID_POLL_MS": "50", **slow_turns()}
     pool = WorkerPool([["search"], ["search"]], env=env)
     pool.env.pop("POWERGRID_REDIS_URL", None)
     pool.env.pop("POWERGRID_GC_THRESHOLD", None)
