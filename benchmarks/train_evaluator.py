@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -128,48 +128,83 @@ def game_spec(set_name: str, master: int, index: int) -> GameSpec:
     return GameSpec(index, config, seats)
 
 
-def positions(job: tuple[str, int, int, int]) -> dict[str, Any] | None:
-    """Play one game and return its positions: features per seat, winners, round, phase, and
-    with ``playouts`` (the job's last number) each seat's share of that many heuristic play-outs
-    (``powergrid.bots.playouts``)."""
-    set_name, master, index, playouts = job
-    spec = game_spec(set_name, master, index)
-    result = play_game(spec, bot_factory)
-    if not result.ok:
-        print("skipped a failed game:", (result.error or "").splitlines()[0], file=sys.stderr)
-        return None
+class Job(NamedTuple):
+    """One game to record: its set, master seed and number; play-outs per position, and the small
+    searches' budget and start for tables with searches (``value.ValueModel.search_playout_budget``,
+    ``search_playout_from``; budget 0: heuristic play-outs only); the game's moves where it was
+    played before (replayed, not played again)."""
+
+    set_name: str
+    master: int
+    number: int
+    playouts: int = 0
+    search_budget: int = 0
+    search_from: float = 1.0
+    actions: tuple[str, ...] | None = None
+
+
+def positions(job: Job) -> dict[str, Any] | None:
+    """Play one game (or replay ``job.actions``) and return its positions: features per seat,
+    winners, round, phase, and with ``job.playouts`` each seat's share of that many play-outs
+    (``powergrid.bots.playouts``, played as the coach plays them: ``value.ValueModel.chances``)
+    and whether small searches played them."""
+    spec = game_spec(job.set_name, job.master, job.number)
+    if job.actions is None:
+        result = play_game(spec, bot_factory)
+        if not result.ok:
+            print("skipped a failed game:", (result.error or "").splitlines()[0], file=sys.stderr)
+            return None
+        actions = list(result.actions)
+    else:
+        actions = list(job.actions)
+    bots = [s.spec for s in spec.seats]
+    coach = replace(value.value_model(), search_playout_budget=job.search_budget,
+                    search_playout_from=job.search_from)
     state = pg.new_game(spec.config)
-    rows, rounds, phases, shares = [], [], [], []
+    rows, rounds, phases, shares, searched = [], [], [], [], []
     last = None
-    for text in result.actions:
+    for text in actions:
         key = (state.round, state.phase)
         if key != last and state.phase in (AUCTION, BUILD):
             last = key
             rows.append(value.table_features(state).astype(np.float32))
-            if playouts:
-                shares.append(playout_shares(state, playouts))
+            if job.playouts:
+                by_searches = coach.searched_playouts(state, bots)
+                shares.append(playout_shares(state, job.playouts, bots,
+                                             job.search_budget if by_searches else 0))
+                searched.append(by_searches)
             rounds.append(state.round)
             phases.append(state.phase)
         elif key != last:
             last = key
         state.apply(pg.parse_action(text))
     share = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
-    out = {"set": set_name, "game": index, "bots": [s.spec for s in spec.seats], "x": np.stack(rows),
+    out = {"set": job.set_name, "game": job.number, "bots": bots, "x": np.stack(rows),
            "y": np.array(share), "round": np.array(rounds), "phase": np.array(phases),
-           "actions": list(result.actions)}
-    if playouts:
-        out["share"], out["playouts"] = np.stack(shares), playouts
+           "actions": actions, "seed": job.master}
+    if job.playouts:
+        out["share"], out["playouts"] = np.stack(shares), job.playouts
+        out["searched"] = np.array(searched, bool)
+        out["search_budget"], out["search_from"] = job.search_budget, job.search_from
     return out
 
 
 def collect(sets: list[str], games: int | dict[str, int], master: int, workers: int,
-            deadline: float | None = None, playouts: int = 0) -> list[dict[str, Any]]:
+            deadline: float | None = None, playouts: int = 0, search_budget: int = 0,
+            search_from: float = 1.0) -> list[dict[str, Any]]:
     """The positions of ``games`` games of each set (a count per set, or one for all), played
-    on ``workers`` processes, with ``playouts`` heuristic play-outs of each position; at
-    ``deadline`` (a ``time.monotonic()`` time) the games not yet finished are dropped."""
+    on ``workers`` processes, with ``playouts`` play-outs of each position (small searches of
+    ``search_budget`` calls for searches' seats from ``search_from`` on); at ``deadline`` (a
+    ``time.monotonic()`` time) the games not yet finished are dropped."""
     counts = games if isinstance(games, dict) else dict.fromkeys(sets, games)
-    jobs = sorted(((name, master, i, playouts) for name in sets for i in range(counts.get(name, 0))),
-                  key=lambda job: (job[2], sets.index(job[0])))
+    jobs = sorted((Job(name, master, i, playouts, search_budget, search_from)
+                   for name in sets for i in range(counts.get(name, 0))),
+                  key=lambda job: (job.number, sets.index(job.set_name)))
+    return run_jobs(jobs, workers, deadline)
+
+
+def run_jobs(jobs: list[Job], workers: int, deadline: float | None = None) -> list[dict[str, Any]]:
+    """``positions`` of every job, on ``workers`` processes, sorted by set and game."""
     out: list[dict[str, Any]] = []
     started = time.perf_counter()
     if workers <= 1 and deadline is None:
@@ -200,7 +235,7 @@ def collect(sets: list[str], games: int | dict[str, int], master: int, workers: 
 def save(games: list[dict[str, Any]], path: Path) -> None:
     """One npz: the tables padded to six seats (float16 features); the play-out shares where
     every game has them."""
-    xs, ys, masks, bots, meta, shares = [], [], [], [], [], []
+    xs, ys, masks, bots, meta, shares, searched = [], [], [], [], [], [], []
     names = sorted({b for g in games for b in g["bots"]})
     sets = sorted({g["set"] for g in games})
     for g in games:
@@ -216,6 +251,7 @@ def save(games: list[dict[str, Any]], path: Path) -> None:
             q = np.zeros((k, MAX_SEATS), np.float32)
             q[:, :n] = g["share"]
             shares.append(q)
+            searched.append(g["searched"])
         m = np.zeros(MAX_SEATS, bool)
         m[:n] = True
         masks.append(np.tile(m, (k, 1)))
@@ -224,8 +260,12 @@ def save(games: list[dict[str, Any]], path: Path) -> None:
         bots.append(np.tile(b, (k, 1)))
         meta.append(np.stack([np.full(k, sets.index(g["set"])), np.full(k, g["game"]), g["round"],
                               g["phase"]], axis=1))
-    extra = ({"share": np.concatenate(shares), "playouts": np.array(games[0]["playouts"])}
+    extra = ({"share": np.concatenate(shares), "playouts": np.array(games[0]["playouts"]),
+              "searched": np.concatenate(searched), "search_budget": np.array(games[0]["search_budget"]),
+              "search_from": np.array(games[0]["search_from"])}
              if shares and len(shares) == len(games) else {})
+    if games and "seed" in games[0]:
+        extra["seed"] = np.array(games[0]["seed"])
     if all("actions" in g for g in games):
         # each game's moves, so that a later run can tell which games it played differently
         extra["games"] = np.array([f"{g['set']}/{g['game']}" for g in games])
@@ -258,8 +298,21 @@ def load(paths: list[str]) -> dict[str, np.ndarray]:
         if len(counts) > 1:
             raise SystemExit(f"the data files have play-outs of different counts: {sorted(counts)}")
         out["playouts"] = np.array(counts.pop())
+        # files made before small searches played out searches' seats: none did
+        out["searched"] = np.concatenate([p.get("searched", np.zeros(len(p["x"]), bool)) for p in parts])
+        plays = {(int(p["search_budget"]), round(float(p["search_from"]), 6)) for p in parts
+                 if "searched" in p and p["searched"].any()}
+        if len(plays) > 1:
+            raise SystemExit(f"the data files' small searches differ (budget, from): {sorted(plays)}")
+        budget, start = plays.pop() if plays else (0, 1.0)
+        out["search_budget"], out["search_from"] = np.array(budget), np.array(start)
     out["names"], out["sets"] = np.array(names), np.array(sets)
     return out
+
+
+def subset(data: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.ndarray]:
+    """The data of these rows (a mask or indices); what describes the whole file stays."""
+    return {k: v if v.ndim == 0 or k in ("names", "sets") else v[rows] for k, v in data.items()}
 
 
 # ---------------------------------------------------------------- fitting
@@ -420,7 +473,7 @@ def validation_games(data: dict[str, np.ndarray], seed: int) -> np.ndarray:
 def temper(model: value.ValueModel, data: dict[str, np.ndarray], seed: int) -> value.ValueModel:
     """The model with the temperature that fits the held-out training games best (log loss)."""
     valid = validation_games(data, seed)
-    part = {k: v[valid] if k not in ("names", "sets") else v for k, v in data.items()}
+    part = subset(data, valid)
     scores = np.where(part["mask"], network_scores(model, part, rating_table(part, model.ratings)), -1e9)
     best = (1e9, 1.0)
     for temperature in np.arange(0.7, 1.61, 0.02):
@@ -593,10 +646,26 @@ def golden(model: value.ValueModel) -> dict[str, Any]:
         state.apply(bots[seat].act(state.view(seat)))
     players = ["pimc", None, None, None]
     searches = ["expert:fast", "expert", "expert:fast", "heuristic"]  # ratings and softness
+    late = late_position()
+    late_table = ["expert:fast", "heuristic", "expert"]  # small searches play the play-outs
     return {"features": value.table_features(state).tolist(), "chances": model.chances(state),
             "players": players, "chances_with_players": model.chances(state, players),
             "searches": searches, "chances_with_searches": model.chances(state, searches),
-            "evaluator_alone": model.chances(state, searches, playouts=False)}
+            "evaluator_alone": model.chances(state, searches, playouts=False),
+            "late_features": value.table_features(late).tolist(), "late_searches": late_table,
+            "late_chances_with_searches": model.chances(late, late_table)}
+
+
+def late_position() -> pg.GameState:
+    """A 3-player game played by heuristics until its leader holds 12 of the 17 cities, at an
+    auction's start (the golden output's late position)."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=5))
+    bots = [make_bot("heuristic", i) for i in range(3)]
+    while value.progress(state) < 12 / 17 or state.phase != AUCTION:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    return state
 
 
 # ---------------------------------------------------------------- checking
@@ -643,7 +712,7 @@ def predictions(model: value.ValueModel, data: dict[str, np.ndarray], with_ratin
             n = int(data["mask"][i].sum())
             seats = [names[b] if with_ratings else None for b in data["bots"][i, :n]]
             scores[i, :n] = model.blend(scores[i, :n], data["share"][i, :n].astype(np.float64),
-                                        float(t[i]), model.blend_weights(seats))
+                                        float(t[i]), model.blend_weights(seats, bool(data["searched"][i])))
     return softmax_rows(scores, data["mask"])
 
 
@@ -659,24 +728,27 @@ def log_smoothed(model: value.ValueModel, data: dict[str, np.ndarray], scores: n
 
 class BlendFit:
     """The log loss of the coach's blend (``value.ValueModel.blend``) and its gradient, the
-    evaluator's scores fixed: four weights per bot (the evaluator's score's at the start and its
-    change by the end, the log play-out share's at the start and its change), a table weighed by
-    its players' mean; a ridge toward the evaluator alone (1, 0, 0, 0)."""
+    evaluator's scores fixed: five weights per bot (the evaluator's score's at the start and its
+    change by the end, the log play-out share's at the start and its change, a clean sweep's),
+    a table weighed by its players' mean; a ridge toward the evaluator alone (1, 0, 0, 0, 0)."""
 
-    CENTER = np.array([1.0, 0.0, 0.0, 0.0])
+    CENTER = np.array([1.0, 0.0, 0.0, 0.0, 0.0])
 
     def __init__(self, scores: np.ndarray, log_share: np.ndarray, y: np.ndarray, mask: np.ndarray,
-                 t: np.ndarray, share: np.ndarray, ridge: float = 1e-4) -> None:
+                 t: np.ndarray, share: np.ndarray, swept: np.ndarray | None = None,
+                 ridge: float = 1e-4) -> None:
         self.scores, self.log_share = np.where(mask, scores, 0.0), np.where(mask, log_share, 0.0)
+        self.swept = np.zeros_like(self.scores) if swept is None else np.where(mask, swept, 0.0)
         self.y, self.mask, self.t, self.share, self.ridge = y, mask, t, share, ridge
 
     def loss_and_grad(self, params: np.ndarray) -> tuple[float, np.ndarray]:
-        w = params.reshape(-1, 4)
+        w = params.reshape(-1, 5)
         tw = self.share @ w
         t, count = self.t, len(self.y)
         a = tw[:, 0] + tw[:, 1] * t
         b = tw[:, 2] + tw[:, 3] * t
-        z = np.where(self.mask, a[:, None] * self.scores + b[:, None] * self.log_share, -np.inf)
+        z = a[:, None] * self.scores + b[:, None] * self.log_share + tw[:, 4:5] * self.swept
+        z = np.where(self.mask, z, -np.inf)
         z = z - z.max(axis=1, keepdims=True)
         q = np.exp(z)
         q /= q.sum(axis=1, keepdims=True)
@@ -685,45 +757,94 @@ class BlendFit:
         dz = (q - self.y) * self.mask / count
         da = (dz * self.scores).sum(axis=1)
         db = (dz * self.log_share).sum(axis=1)
-        g = self.share.T @ np.stack([da, da * t, db, db * t], axis=1) + 2 * self.ridge * off
+        dc = (dz * self.swept).sum(axis=1)
+        g = self.share.T @ np.stack([da, da * t, db, db * t, dc], axis=1) + 2 * self.ridge * off
         return loss, g.ravel()
 
 
 def fit_blend(model: value.ValueModel, data: dict[str, np.ndarray], steps: int = 1500,
-              prior: float = 2.0) -> value.ValueModel:
+              prior: float = 2.0, only: frozenset[str] = frozenset(),
+              searched_only: bool = False) -> value.ValueModel:
     """The model with the coach's blend fitted on ``data`` (which holds play-out shares): every
-    bot's four weights at once, by full-batch Adam on the log loss of every position, everything
-    else frozen (the network, the players' part). The search never reads the blend. ``prior``:
-    what the evaluator's own chance is worth in play-outs when a seat's share is smoothed (2 had
-    the least log loss on the second half of the training games, fitted on the first, among 0, 1,
-    2, 4 and 8)."""
+    bot's weights at once, by full-batch Adam on the log loss of every position, everything
+    else frozen (the network, the players' part); the weights of the positions that small
+    searches played out (``searched``) apart, as ``search_weights``, with the data's small
+    searches (budget, start) stored in the model. With ``only``, just those bots' weights for
+    heuristic play-outs are fitted, the others' kept as the model has them (the small searches'
+    weights are fitted for every bot: they sit only at tables with searches, and have a clean
+    sweep's weight too); with ``searched_only`` the heuristic play-outs' weights are all kept.
+    The search never reads the blend. ``prior``: what the evaluator's own chance is worth in
+    play-outs when a seat's share is smoothed (2 had the least log loss on the second half of the
+    training games, fitted on the first, among 0, 1, 2, 4 and 8)."""
     if "share" not in data:
         raise SystemExit("the data has no play-out shares: make it with data --playouts K")
     names = [str(n) for n in data["names"]]
+    model = replace(model, playout_games=int(data["playouts"]), playout_prior=prior)
+    if data["searched"].any():
+        model = replace(model, search_playout_budget=int(data["search_budget"]),
+                        search_playout_from=float(data["search_from"]))
+    fitted = {}
+    for searched in (False, True):
+        rows = data["searched"] == searched
+        kept = model.search_weights if searched else model.playout_weights
+        if not rows.any():
+            fitted[searched] = kept
+            continue
+        part = subset(data, rows)
+        if searched_only and not searched:
+            fitted[searched] = kept
+            continue
+        # a clean sweep's weight for the small searches' play-outs alone: a heuristic's sweep of a
+        # heuristic table is no surer than its share says (its weights stay as they were fitted)
+        fitted[searched] = _fit_weights(model, part, names, kept, frozenset() if searched else only,
+                                        steps, sweep=searched)
+    games = len(np.unique(data["meta"][:, 1]))
+    sets = ", ".join(str(n) for n in data["sets"])
+    said = (f"fitted (train_evaluator.py blend) on {games} games, sets {sets}"
+            + (f", bots {', '.join(sorted(only))} only" if only else ""))
+    about = dict(model.about)
+    if not searched_only:
+        about["playouts"] = f"blend with {int(data['playouts'])} play-outs a position {said}"
+    if data["searched"].any():
+        about["search_playouts"] = (f"small searches of {model.search_playout_budget} calls play the "
+                                    f"searches' seats from progress {model.search_playout_from}; "
+                                    f"their weights {said}")
+    return replace(model, playout_weights=fitted[False], search_weights=fitted[True], about=about)
+
+
+def _fit_weights(model: value.ValueModel, data: dict[str, np.ndarray], names: list[str],
+                 kept: dict[str, list[float]], only: frozenset[str], steps: int,
+                 sweep: bool) -> dict[str, list[float]]:
+    """Every bot's blend weights fitted on these rows (``only``: just those bots'; the others as
+    ``kept``, else the evaluator alone); a clean sweep's weight too where ``sweep``."""
     mask, y = data["mask"], data["y"].astype(np.float64)
     t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
     onehot = bot_onehot(data["bots"], len(names))
     share = onehot.sum(axis=1) / mask.sum(axis=1, keepdims=True)
-    model = replace(model, playout_games=int(data["playouts"]), playout_prior=prior)
     scores = seat_scores(model, data, with_ratings=True)
-    fitting = BlendFit(scores, log_smoothed(model, data, scores), y, mask, t, share)
-    params = np.tile(BlendFit.CENTER, len(names))
+    swept = data["share"] >= 1.0 - 1e-9
+    fitting = BlendFit(scores, log_smoothed(model, data, scores), y, mask, t, share, swept)
+    params = np.concatenate([value._five(kept.get(n, BlendFit.CENTER))
+                             if only and n not in only else BlendFit.CENTER for n in names])
+    free = np.repeat([not only or n in only for n in names], 5)
+    if not sweep:
+        free = free & np.tile([True, True, True, True, False], len(names))
     start, _ = fitting.loss_and_grad(params)
     m1, m2 = np.zeros_like(params), np.zeros_like(params)
     for step in range(1, steps + 1):
         _, g = fitting.loss_and_grad(params)
+        g = np.where(free, g, 0.0)
         m1 = 0.9 * m1 + 0.1 * g
         m2 = 0.999 * m2 + 0.001 * g**2
         params -= 0.01 * (m1 / (1 - 0.9**step)) / (np.sqrt(m2 / (1 - 0.999**step)) + 1e-9)
     end, _ = fitting.loss_and_grad(params)
-    print(f"  blend fitted: log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
-    weights = {n: [round(float(v), 4) for v in params[4 * i:4 * i + 4]] for i, n in enumerate(names)}
-    games = len(np.unique(data["meta"][:, 1]))
-    sets = ", ".join(str(n) for n in data["sets"])
-    about = {**model.about, "playouts": f"blend with {int(data['playouts'])} heuristic play-outs a "
-                                        f"position fitted (train_evaluator.py blend) on {games} "
-                                        f"games, sets {sets}"}
-    return replace(model, playout_weights=weights, about=about)
+    print(f"  blend fitted ({len(y)} positions): log loss {start:.4f} -> {end:.4f}", file=sys.stderr)
+    out = {n: list(w) for n, w in kept.items()} if only else {}
+    present = set(names)
+    width = 5 if sweep else 4
+    out.update({n: [round(float(v), 4) for v in params[5 * i:5 * i + width]] for i, n in enumerate(names)
+                if (not only or n in only) and n in present})
+    return out
 
 
 def calibration(pred: np.ndarray, truth: np.ndarray, games: np.ndarray | None = None,
@@ -755,8 +876,7 @@ ROUND_BUCKETS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 99))
 def report(model: value.ValueModel, data: dict[str, np.ndarray], with_ratings: bool,
            rounds_only: bool = True, playouts: bool = False) -> dict[str, Any]:
     sel = data["meta"][:, 3] == AUCTION if rounds_only else np.ones(len(data["x"]), bool)
-    pred = predictions(model, {k: v[sel] if k not in ("names", "sets", "playouts") else v
-                               for k, v in data.items()}, with_ratings, playouts)
+    pred = predictions(model, subset(data, sel), with_ratings, playouts)
     out = {}
     for si, name in enumerate(data["sets"]):
         rows = data["meta"][sel][:, 0] == si
@@ -852,6 +972,16 @@ def _store(model: value.ValueModel, args: argparse.Namespace) -> None:
         print(f"wrote {GOLDEN_PATH}")
 
 
+def _playout_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--playouts", type=int, default=0,
+                        help="play-outs of each position, for the coach's blend (0: none)")
+    parser.add_argument("--search-budget", type=int, default=0,
+                        help="calls a search of the small searches that play searches' seats in "
+                             "the play-outs (0: the heuristic plays every seat)")
+    parser.add_argument("--search-from", type=float, default=1.0,
+                        help="the game's progress from which they do")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -861,8 +991,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=1)
     d.add_argument("--workers", type=int, default=2)
     d.add_argument("--out", required=True)
-    d.add_argument("--playouts", type=int, default=0,
-                   help="heuristic play-outs of each position, for the coach's blend (0: none)")
+    _playout_options(d)
     f = sub.add_parser("fit", help="fit ratings and the network")
     f.add_argument("--data", required=True, nargs="+")
     f.add_argument("--seed", type=int, default=1)
@@ -886,6 +1015,18 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--data", required=True, nargs="+", help="training games made with --playouts")
     b.add_argument("--write", action="store_true", help="store the model in the package")
     b.add_argument("--model-out", help="store the model in this file instead")
+    b.add_argument("--searched-only", action="store_true",
+                   help="fit only the weights of the play-outs that small searches played")
+    b.add_argument("--only", help="fit just these bots' weights for heuristic play-outs (comma-separated), "
+                                  "the others kept")
+    sh = sub.add_parser("shares", help="replay a data file's games and play their positions out again "
+                                       "(other play-outs, the same games)")
+    sh.add_argument("--data", required=True, help="a data file made by data (it keeps the moves)")
+    sh.add_argument("--seed", type=int, help="the seed it was made with (files made before they "
+                                             "kept it)")
+    sh.add_argument("--workers", type=int, default=2)
+    sh.add_argument("--out", required=True)
+    _playout_options(sh)
     t = sub.add_parser("temper", help="refit the shipped model's temperature on its training data")
     t.add_argument("--data", required=True, nargs="+", help="the data it was fitted on")
     t.add_argument("--seed", type=int, default=1, help="the seed it was fitted with")
@@ -900,12 +1041,31 @@ def main(argv: list[str] | None = None) -> int:
         only = frozenset(args.only.split(",")) if args.only else frozenset()
         _store(rerate(value.value_model(), load(args.data), only=only), args)
     elif args.command == "blend":
-        _store(fit_blend(value.value_model(), load(args.data)), args)
+        only = frozenset(args.only.split(",")) if args.only else frozenset()
+        _store(fit_blend(value.value_model(), load(args.data), only=only,
+                         searched_only=args.searched_only), args)
+    elif args.command == "shares":
+        data = dict(np.load(args.data))
+        if "actions" not in data:
+            raise SystemExit("the data file keeps no moves: make it again with data")
+        seed = int(data["seed"]) if "seed" in data else args.seed
+        if seed is None:
+            raise SystemExit("the data file does not say its seed: give --seed")
+        jobs = [Job(str(g).split("/")[0], seed, int(str(g).split("/")[1]), args.playouts,
+                    args.search_budget, args.search_from, tuple(str(a).split(" | ")))
+                for g, a in zip(data["games"], data["actions"], strict=True)]
+        games = run_jobs(jobs, args.workers)
+        if len(games) != len(jobs):
+            raise SystemExit("some games could not be replayed")
+        save(games, Path(args.out))
+        print(f"{len(games)} games replayed with new play-outs -> {args.out}, "
+              f"{time.perf_counter() - started:.0f} s")
     elif args.command == "golden":
         GOLDEN_PATH.write_text(json.dumps(golden(value.value_model())) + "\n", encoding="utf-8")
         print(f"wrote {GOLDEN_PATH}")
     elif args.command == "data":
-        games = collect(args.sets.split(","), args.games, args.seed, args.workers, playouts=args.playouts)
+        games = collect(args.sets.split(","), args.games, args.seed, args.workers, playouts=args.playouts,
+                        search_budget=args.search_budget, search_from=args.search_from)
         save(games, Path(args.out))
         print(f"{len(games)} games -> {args.out}, {time.perf_counter() - started:.0f} s")
     elif args.command == "fit":

@@ -152,9 +152,11 @@ def test_the_blend_fit_follows_the_gradient_of_its_loss(played_out) -> None:
     _, share = _three_bots(data, rng)
     t = data["x"][:, 0, value.FEATURES.index("progress")].astype(np.float64)
     scores = train_evaluator.seat_scores(value.value_model(), data, with_ratings=False)
+    swept = data["share"] >= 1.0
+    assert swept.any()
     fitting = train_evaluator.BlendFit(scores, np.log(data["share"] + 0.1), data["y"].astype(np.float64),
-                                       data["mask"], t, share, ridge=1e-3)
-    params = rng.normal(0, 0.5, 12) + np.tile(train_evaluator.BlendFit.CENTER, 3)
+                                       data["mask"], t, share, swept, ridge=1e-3)
+    params = rng.normal(0, 0.5, 15) + np.tile(train_evaluator.BlendFit.CENTER, 3)
     _assert_gradient(fitting.loss_and_grad, params)
 
 
@@ -194,3 +196,52 @@ def test_the_data_keeps_each_games_moves_and_they_replay_to_its_result(tmp_path)
         assert state.is_over
         won = [1.0 / len(state.winners) if j in state.winners else 0.0 for j in range(state.players)]
         assert won == game["y"].tolist()
+
+
+def test_small_searches_play_out_the_late_positions_of_tables_with_searches(tmp_path) -> None:
+    games = train_evaluator.collect(["expert-heuristic"], 1, master=80, workers=1, playouts=1,
+                                    search_budget=20, search_from=0.7)
+    path = tmp_path / "searched.npz"
+    train_evaluator.save(games, path)
+    data = train_evaluator.load([str(path)])
+    late = data["x"][:, 0, value.FEATURES.index("progress")] >= 0.7
+    assert late.any() and not late.all()
+    assert data["searched"].tolist() == late.tolist()
+    assert (int(data["search_budget"]), float(data["search_from"])) == (20, 0.7)
+    # replayed from its moves with heuristic play-outs only: the same positions, the early shares
+    # as they were, none searched
+    again_path = tmp_path / "again.npz"
+    train_evaluator.main(["shares", "--data", str(path), "--playouts", "1", "--workers", "1",
+                          "--out", str(again_path)])
+    again = train_evaluator.load([str(again_path)])
+    assert np.array_equal(again["x"], data["x"]) and np.array_equal(again["y"], data["y"])
+    assert not again["searched"].any()
+    assert np.array_equal(again["share"][~late], data["share"][~late])
+    # files whose small searches differ are not merged
+    other = tmp_path / "other.npz"
+    train_evaluator.main(["shares", "--data", str(path), "--playouts", "1", "--workers", "1",
+                          "--search-budget", "30", "--search-from", "0.7", "--out", str(other)])
+    with pytest.raises(SystemExit, match="small searches differ"):
+        train_evaluator.load([str(path), str(other)])
+
+
+def test_the_searched_positions_blend_is_fitted_apart_and_only_for_the_bots_asked(played_out) -> None:
+    data = dict(played_out)
+    games = np.unique(data["meta"][:, 1], return_inverse=True)[1]
+    # the last game's positions taken as played out by small searches, won where they said
+    searched = games == games.max()
+    data["searched"] = searched
+    data["search_budget"], data["search_from"] = np.array(50), np.array(0.0)
+    favoured = np.where(data["mask"], data["share"], -1).argmax(axis=1)
+    winner = favoured[np.nonzero(searched)[0][-1]]
+    data["y"] = np.where(searched[:, None], np.eye(data["y"].shape[1])[winner], data["y"])
+    fitted = train_evaluator.fit_blend(value.value_model(), data, steps=300)
+    assert (fitted.search_playout_budget, fitted.search_playout_from) == (50, 0.0)
+    assert set(fitted.search_weights) == {"heuristic"}
+    assert fitted.search_weights["heuristic"] != fitted.playout_weights["heuristic"]
+    # only the bots asked for: the others' weights for heuristic play-outs as the model had them;
+    # the small searches' weights are fitted all the same
+    shipped = value.value_model()
+    alone = train_evaluator.fit_blend(shipped, data, steps=300, only=frozenset({"expert:fast"}))
+    assert alone.playout_weights == shipped.playout_weights
+    assert alone.search_weights == fitted.search_weights

@@ -13,6 +13,7 @@ import pytest
 
 import powergrid as pg
 from powergrid.bots import make_bot, value
+from powergrid.rules.phase import AUCTION
 
 GOLDEN = Path(__file__).with_name("value_golden.json")
 
@@ -22,6 +23,18 @@ def golden_position() -> pg.GameState:
     state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=11))
     bots = [make_bot("heuristic", i) for i in range(4)]
     while state.round < 6:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)))
+    return state
+
+
+def late_position() -> pg.GameState:
+    """The golden output's late position: a 3-player game played by heuristics until its leader
+    holds 12 of the 17 cities, at an auction's start."""
+    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=5))
+    bots = [make_bot("heuristic", i) for i in range(3)]
+    while value.progress(state) < 12 / 17 or state.phase != AUCTION:
         seat = state.current_player
         assert seat is not None
         state.apply(bots[seat].act(state.view(seat)))
@@ -40,6 +53,12 @@ def test_the_shipped_model_agrees_with_its_golden_output() -> None:
     # the evaluator alone, as the search reads it (without the coach's play-outs)
     assert model.chances(state, golden["searches"], playouts=False) == pytest.approx(
         golden["evaluator_alone"], abs=1e-6)
+    # late at a table with searches: small searches play the play-outs (test_playouts.py)
+    late = late_position()
+    assert value.table_features(late) == pytest.approx(np.array(golden["late_features"]), abs=1e-9)
+    assert model.searched_playouts(late, golden["late_searches"])
+    assert model.chances(late, golden["late_searches"]) == pytest.approx(
+        golden["late_chances_with_searches"], abs=1e-6)
 
 
 def test_the_model_file_is_small() -> None:

@@ -16,11 +16,15 @@ names: 0). And a known bot may turn a position into a win its own way late in th
 learned to value from heuristic games): its style, weights on its seat's lead over the best rival
 in each feature, growing with the game's progress, added to its score.
 
-The coach's chances (``chances``, ``win_chances``) also weigh heuristic play-outs of the position
-(``playouts``): each seat's score is blended with the log of its share of the games heuristic bots
-play on from it, with weights per bot that change with the game's progress (``blend``). The
-network reads what a position looks like; a play-out plays its end, which the network misjudges
-most. The search never reads the blend (it scores its leaves with ``table_chances``).
+The coach's chances (``chances``, ``win_chances``) also weigh play-outs of the position
+(``playouts``): each seat's score is blended with the log of its share of the games bots play on
+from it, with weights per bot that change with the game's progress (``blend``). The network reads
+what a position looks like; a play-out plays its end, which the network misjudges most. The
+play-outs are the heuristic's, except late in a game at a table with searches (``expert``), whose
+seats are then played by a small search of their own (``search_playout_budget``): searches end a
+game otherwise than the heuristic does, and such play-outs have weights of their own
+(``search_weights``). The search never reads the blend (it scores its leaves with
+``table_chances``).
 
 Only public facts are read (a :class:`~powergrid.rules.GameView` gives the same features as the
 state it shows). Inference is numpy alone; the weights (``value_model.json``) are fitted by
@@ -48,7 +52,7 @@ import numpy as np  # noqa: E402
 from ..rules.phase import AUCTION, BUILD, BUREAUCRACY, RESOURCES  # noqa: E402
 from . import heuristic  # noqa: E402
 from .names import canonical  # noqa: E402
-from .playouts import playout_shares  # noqa: E402
+from .playouts import playout_shares, searches  # noqa: E402
 
 #: the per-seat facts, in order (each also given less the best rival's)
 SEAT_FEATURES = ("cities", "powered_last", "capacity", "money", "fuel_cities", "income",
@@ -157,9 +161,17 @@ class ValueModel:
     #: play-out keeps a chance; a share of a few games is noisy)
     playout_prior: float = 2.0
     #: per bot, the blend's weights: the evaluator's score's at the start and its change by the end
-    #: (``progress`` 1), the log play-out share's at the start and its change; a table is weighed
-    #: by its players' mean (people and unknown names: the heuristic's)
+    #: (``progress`` 1), the log play-out share's at the start and its change, and (where given) a
+    #: clean sweep's; a table is weighed by its players' mean (people and unknown names: the
+    #: heuristic's)
     playout_weights: dict[str, list[float]] = field(default_factory=dict)
+    #: calls a search of the small searches that play the seats of searches in a play-out
+    #: (``playouts.SEARCH_KINDS``) from ``search_playout_from`` on; 0: the heuristic plays them
+    search_playout_budget: int = 0
+    #: the game's ``progress`` from which a table with searches is played out by small searches
+    search_playout_from: float = 1.0
+    #: the blend's weights (as ``playout_weights``) where small searches played the play-outs
+    search_weights: dict[str, list[float]] = field(default_factory=dict)
 
     def scores(self, x: np.ndarray, ratings: np.ndarray | None = None,
                progress_now: float | None = None, soft: float = 0.0,
@@ -191,7 +203,8 @@ class ValueModel:
         """Each seat's chance to win, summing to 1; ``players`` names the bot in each seat
         where known (None or an unknown name: rated as the heuristic). With ``playouts`` (and a
         model that has the blend) the evaluator's scores are blended with the seats' shares of
-        heuristic play-outs of the position (``blend``). A finished game gives its result."""
+        play-outs of the position (``blend``; ``searched_playouts`` says who plays them). A
+        finished game gives its result."""
         if s.is_over:
             winners = s.winners
             return [1.0 / len(winners) if j in winners else 0.0 for j in range(len(s.money))]
@@ -203,19 +216,26 @@ class ValueModel:
             scores = self.scores(x, ratings, None, soft, soft_fade, styles)
         if playouts and self.playout_games:
             seats = list(players) if players is not None else [None] * len(s.money)
-            scores = self.blend(scores, playout_shares(s, self.playout_games), progress(s),
-                                self.blend_weights(seats))
+            searched = self.searched_playouts(s, seats)
+            shares = playout_shares(s, self.playout_games, seats,
+                                    self.search_playout_budget if searched else 0)
+            scores = self.blend(scores, shares, progress(s), self.blend_weights(seats, searched))
         e = np.exp(scores - scores.max())
         return [float(c) for c in e / e.sum()]
 
     def blend(self, scores: np.ndarray, shares: np.ndarray, progress_now: float,
               weights: np.ndarray) -> np.ndarray:
         """The evaluator's seat scores blended with the seats' play-out shares: ``(a + a' t) *
-        score + (b + b' t) * log(smoothed share)``, ``t`` the progress, ``weights`` = (a, a', b,
-        b'), the share smoothed toward the scores' own chance (``playout_prior``)."""
-        a, a_fade, b, b_fade = weights
+        score + (b + b' t) * log(smoothed share) + c * swept``, ``t`` the progress, ``weights`` =
+        (a, a', b, b'[, c]), the share smoothed toward the scores' own chance (``playout_prior``),
+        ``swept`` 1 for a seat that won every play-out alone. A clean sweep by small searches
+        says more than its share: split play-outs of a search's end game are nearly a coin toss,
+        a sweep is nearly sure (docs/coach.md)."""
+        a, a_fade, b, b_fade, sweep = _five(weights)
         out: np.ndarray = ((a + a_fade * progress_now) * scores
                            + (b + b_fade * progress_now) * np.log(self.smoothed(shares, scores)))
+        if sweep:
+            out = out + sweep * (shares >= 1.0 - 1e-9)
         return out
 
     def smoothed(self, shares: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -227,11 +247,21 @@ class ValueModel:
         out: np.ndarray = (games * shares + prior * chance) / (games + prior)
         return out
 
-    def blend_weights(self, players: Sequence[str | None]) -> np.ndarray:
+    def searched_playouts(self, s: Any, players: Sequence[str | None]) -> bool:
+        """Whether ``chances`` gives the searches' seats to small searches in its play-outs here:
+        a model with them, a table with a search, from ``search_playout_from`` on. Earlier a
+        small search's play-out of the whole game costs seconds and tells little more (between
+        searches the early rounds hold little for anyone, docs/coach.md)."""
+        return (self.search_playout_budget > 0 and progress(s) >= self.search_playout_from
+                and any(searches(players)))
+
+    def blend_weights(self, players: Sequence[str | None], searched: bool = False) -> np.ndarray:
         """A table's blend weights: its players' mean (people and unknown names weigh as the
-        heuristic; a model without the heuristic's entry: the evaluator alone)."""
-        none = np.asarray(self.playout_weights.get("heuristic", (1.0, 0.0, 0.0, 0.0)), dtype=float)
-        arrays = {name: np.asarray(w, dtype=float) for name, w in self.playout_weights.items()}
+        heuristic; a model without the heuristic's entry: the evaluator alone), from
+        ``search_weights`` where small searches played the play-outs."""
+        table = self.search_weights if searched else self.playout_weights
+        none = _five(table.get("heuristic", (1.0, 0.0, 0.0, 0.0)))
+        arrays = {name: _five(w) for name, w in table.items()}
         found: np.ndarray = np.mean([_known(arrays, p, none) for p in players], axis=0)
         return found
 
@@ -279,7 +309,10 @@ class ValueModel:
                 "softness": self.softness, "softness_fade": self.softness_fade,
                 "softness_pair": self.softness_pair, "style": self.style,
                 "playout_games": self.playout_games, "playout_prior": self.playout_prior,
-                "playout_weights": self.playout_weights, "about": self.about}
+                "playout_weights": self.playout_weights,
+                "search_playout_budget": self.search_playout_budget,
+                "search_playout_from": self.search_playout_from, "search_weights": self.search_weights,
+                "about": self.about}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ValueModel:
@@ -297,7 +330,16 @@ class ValueModel:
                    {str(k): float(v) for k, v in data.get("softness_pair", {}).items()},
                    {str(k): [float(w) for w in v] for k, v in data.get("style", {}).items()},
                    int(data.get("playout_games", 0)), float(data.get("playout_prior", 2.0)),
-                   {str(k): [float(w) for w in v] for k, v in data.get("playout_weights", {}).items()})
+                   {str(k): [float(w) for w in v] for k, v in data.get("playout_weights", {}).items()},
+                   int(data.get("search_playout_budget", 0)), float(data.get("search_playout_from", 1.0)),
+                   {str(k): [float(w) for w in v] for k, v in data.get("search_weights", {}).items()})
+
+
+def _five(weights: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Blend weights as five (a, a', b, b', sweep): a file's four-weight entries sweep 0."""
+    out = np.zeros(5)
+    out[:len(weights)] = weights
+    return out
 
 
 def _known(table: dict[str, Any], player: str | None, none: Any = 0.0) -> Any:
