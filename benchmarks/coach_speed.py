@@ -4,6 +4,10 @@
 
 Hints are asked at every 7th decision with a choice of heuristic games (4-player Germany, 3-player
 USA); prints the mean, the 95th percentile and the slowest. Then one 4-player game is analysed.
+With ``--players NAME`` the coach is told that bot NAME plays every seat but the first (a person):
+with ``expert:fast``, small searches play its seats out late in the game (docs/coach.md).
+
+    python benchmarks/coach_speed.py --games 2 --players expert:fast
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--level", default="default")
     parser.add_argument("--no-analysis", action="store_true")
+    parser.add_argument("--players", help="the bot the coach is told plays every seat but the first")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     times: dict[str, list[float]] = {}
@@ -39,13 +44,14 @@ def main() -> None:
         config = pg.GameConfig(map="germany" if g % 2 == 0 else "usa", players=4 if g % 2 == 0 else 3,
                                seed=100 + g)
         final = play(config)
+        players = [None] + [args.players] * (config.players - 1) if args.players else None
         state = pg.new_game(config)
         for i, action in enumerate(final.actions_taken()):
             if i % 7 == 0 and len(state.legal_actions()) > 1:
                 seat = state.current_player
                 assert seat is not None
                 start = time.perf_counter()
-                hint(state.view(seat), seed=i, level=args.level)
+                hint(state.view(seat), seed=i, level=args.level, players=players)
                 times.setdefault(state.phase_name, []).append(time.perf_counter() - start)
             state.apply(action)
     every = sorted(t for ts in times.values() for t in ts)
@@ -57,7 +63,8 @@ def main() -> None:
         config = pg.GameConfig(map="germany", players=4, seed=7)
         final = play(config)
         start = time.perf_counter()
-        report = analyse(config, final.actions_taken(), seed=1)
+        players = [None] + [args.players] * 3 if args.players else None
+        report = analyse(config, final.actions_taken(), seed=1, players=players)
         print(f"analysis of a {final.round}-round 4-player game: {len(report.decisions)} decisions judged "
               f"in {time.perf_counter() - start:.1f} s")
 
