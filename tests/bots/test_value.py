@@ -4,6 +4,7 @@ reads public facts only, stays small, and sums to 1 over the seats."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
@@ -13,7 +14,9 @@ import pytest
 
 import powergrid as pg
 from powergrid.bots import make_bot, value
-from powergrid.rules.phase import AUCTION
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from train_evaluator import late_position  # noqa: E402  (the golden output's late position)
 
 GOLDEN = Path(__file__).with_name("value_golden.json")
 
@@ -23,18 +26,6 @@ def golden_position() -> pg.GameState:
     state = pg.new_game(pg.GameConfig(map="germany", players=4, seed=11))
     bots = [make_bot("heuristic", i) for i in range(4)]
     while state.round < 6:
-        seat = state.current_player
-        assert seat is not None
-        state.apply(bots[seat].act(state.view(seat)))
-    return state
-
-
-def late_position() -> pg.GameState:
-    """The golden output's late position: a 3-player game played by heuristics until its leader
-    holds 12 of the 17 cities, at an auction's start."""
-    state = pg.new_game(pg.GameConfig(map="germany", players=3, seed=5))
-    bots = [make_bot("heuristic", i) for i in range(3)]
-    while value.progress(state) < 12 / 17 or state.phase != AUCTION:
         seat = state.current_player
         assert seat is not None
         state.apply(bots[seat].act(state.view(seat)))
