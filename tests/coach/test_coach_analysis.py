@@ -118,3 +118,29 @@ def test_the_chances_by_round_weigh_the_players_where_known(
     # a bot's former name counts as the bot it names (a server game may have been made with it)
     former = Analyser(config, actions, budget=0, players=["mcts", None]).chances
     assert former == Analyser(config, actions, budget=0, players=["pimc", None]).chances != blind
+
+
+def test_an_analyser_takes_the_chances_only_for_the_result(
+        game: tuple[pg.GameConfig, list[pg.Action]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server builds an analyser for every slice of decisions it judges; the chances, which
+    cost seconds where small searches play them out, are taken once, for the result."""
+    from powergrid.coach import analysis as module
+
+    config, actions = game
+    expected = split_turns(config, actions, ["expert", None])[1]
+    calls: list[int] = []
+    chances = module.win_chances
+
+    def counted(s: pg.GameState, players: object = None) -> list[float]:
+        calls.append(s.round)
+        return chances(s, players)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "win_chances", counted)
+    analyser = Analyser(config, actions, seed=3, budget=BUDGET, players=["expert", None])
+    analyser.judge(0)
+    assert calls == []
+    result = analyser.result([analyser.judge(0)])
+    assert len(calls) == len(result.chances) > 0
+    assert result.chances == expected
+    analyser.result([])
+    assert len(calls) == len(result.chances)  # taken once

@@ -131,10 +131,10 @@ def _turn_key(s: GameState, seat: int, auctions: int) -> tuple[Any, ...]:
 
 
 def split_turns(config: GameConfig, actions: Sequence[Action | str],
-                players: Sequence[str | None] | None = None,
+                players: Sequence[str | None] | None = None, with_chances: bool = True,
                 ) -> tuple[list[_Turn], list[tuple[int, list[float]]], GameState]:
     """Replay the game: every seat's turns, the win chances at each round's start (``players``:
-    the bot in each seat where known, None for a person), the end."""
+    the bot in each seat where known, None for a person; none without ``with_chances``), the end."""
     state = new_game(config)
     turns: list[_Turn] = []
     open_turns: dict[tuple[Any, ...], _Turn] = {}
@@ -145,7 +145,8 @@ def split_turns(config: GameConfig, actions: Sequence[Action | str],
         action = parse_action(item) if isinstance(item, str) else item
         if state.round != last_round:
             last_round = state.round
-            chances.append((state.round, [round(c, 4) for c in win_chances(state, players)]))
+            if with_chances:
+                chances.append((state.round, [round(c, 4) for c in win_chances(state, players)]))
         seat = state.current_player
         if seat is None:
             raise ValueError("the record has actions after the end of the game")
@@ -158,7 +159,7 @@ def split_turns(config: GameConfig, actions: Sequence[Action | str],
         if action.kind == "open":
             auctions += 1
         state.apply(action)
-    if state.is_over or state.round != last_round:
+    if with_chances and (state.is_over or state.round != last_round):
         chances.append((state.round, [round(c, 4) for c in win_chances(state, players)]))
     return turns, chances, state
 
@@ -226,8 +227,20 @@ class Analyser:
         if players is not None and len(players) != config.players:
             raise ValueError(f"players names {len(players)} seats; the game has {config.players}")
         self.players = named(players)
-        turns, self.chances, self.final = split_turns(config, actions, self.players)
+        # the chances are taken only for the result: the server builds an analyser for every
+        # few seconds of decisions it judges, and with small searches' play-outs (tables with
+        # `expert` bots, docs/coach.md) a game's chances cost seconds
+        turns, _, self.final = split_turns(config, actions, self.players, with_chances=False)
+        self._game = (config, list(actions))
+        self._chances: list[tuple[int, list[float]]] | None = None
         self.turns = [t for t in turns if _worth_judging(t)]
+
+    @property
+    def chances(self) -> list[tuple[int, list[float]]]:
+        """The win chances at each round's start (taken once, when first asked)."""
+        if self._chances is None:
+            _, self._chances, _ = split_turns(*self._game, self.players)
+        return self._chances
 
     @property
     def total(self) -> int:
